@@ -1,0 +1,113 @@
+package dev.kubeheadroom.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The proportional-with-floor policy ({@code proportional-v1}): design seed §5, policy.md.
+ *
+ * <p>Steps, in pipeline order: node aggregates → raw target (proportional share of slack, with the
+ * slack-aware floor) → caps (multiplier, allocatable, user cap; the request is the hard floor) →
+ * quantization → deadband.
+ */
+public final class SlackPolicy {
+
+  /** The policy name recorded with every decision. */
+  public static final String NAME = "proportional-v1";
+
+  private SlackPolicy() {}
+
+  /** Computes one node. Deterministic and side-effect free. */
+  public static NodeResult computeNode(
+      long allocatableMilli, List<PodInput> pods, PolicyConfig config) {
+    if (allocatableMilli < 0) {
+      throw new IllegalArgumentException("allocatableMilli must be >= 0, got " + allocatableMilli);
+    }
+    NodeStats stats = aggregate(allocatableMilli, pods);
+    List<Decision> decisions = new ArrayList<>(stats.managedPods());
+    for (PodInput pod : pods) {
+      if (pod.managed()) {
+        long target = target(pod, stats, config);
+        decisions.add(deadband(pod, target, config));
+      }
+    }
+    return new NodeResult(stats, decisions);
+  }
+
+  static NodeStats aggregate(long allocatableMilli, List<PodInput> pods) {
+    long total = 0;
+    long managedRequests = 0;
+    int managed = 0;
+    for (PodInput pod : pods) {
+      total = Math.addExact(total, pod.requestMilli());
+      if (pod.managed()) {
+        managedRequests = Math.addExact(managedRequests, pod.requestMilli());
+        managed++;
+      }
+    }
+    long slack = Math.max(allocatableMilli - total, 0);
+    double factor =
+        slack > 0 && managedRequests > 0 ? 1.0 + (double) slack / managedRequests : 1.0;
+    return new NodeStats(allocatableMilli, total, slack, managedRequests, managed, pods.size(), factor);
+  }
+
+  /** The quantized, capped target for one managed pod (policy.md steps 1–4). */
+  static long target(PodInput pod, NodeStats stats, PolicyConfig config) {
+    long request = pod.requestMilli();
+    long slack = stats.slackMilli();
+    long managedRequests = stats.managedRequestsMilli();
+
+    long raw = request;
+    if (slack > 0 && managedRequests > 0) {
+      double proportional = (double) slack * request / managedRequests;
+      double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
+      raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
+    }
+
+    long hi = stats.allocatableMilli();
+    if (config.maxMultiplier() > 0) {
+      hi = Math.min(hi, roundHalfAwayFromZero(request * config.maxMultiplier()));
+    }
+    if (pod.userCapMilli() > 0) {
+      hi = Math.min(hi, pod.userCapMilli());
+    }
+    hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
+
+    raw = Math.min(Math.max(raw, request), hi);
+    return quantize(raw, request, hi, config.quantumMilli());
+  }
+
+  /** Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4). */
+  static long quantize(long raw, long request, long hi, long quantum) {
+    if (quantum <= 0) {
+      return raw;
+    }
+    long t = ((raw + quantum / 2) / quantum) * quantum;
+    if (t > hi) {
+      t -= quantum;
+    }
+    if (t < request) {
+      t = request;
+    }
+    return t;
+  }
+
+  static Decision deadband(PodInput pod, long target, PolicyConfig config) {
+    long current = pod.currentLimitMilli();
+    if (target == current) {
+      return new Decision(pod.key(), target, false, Reason.UNCHANGED);
+    }
+    if (current <= 0) {
+      return new Decision(pod.key(), target, true, Reason.SET);
+    }
+    boolean grow = target > current;
+    double band = grow ? config.deadbandGrow() : config.deadbandShrink();
+    boolean apply = (double) Math.abs(target - current) / current >= band;
+    Reason reason = !apply ? Reason.WITHIN_DEADBAND : grow ? Reason.GROW : Reason.SHRINK;
+    return new Decision(pod.key(), target, apply, reason);
+  }
+
+  static long roundHalfAwayFromZero(double value) {
+    return value >= 0 ? (long) Math.floor(value + 0.5) : -(long) Math.floor(-value + 0.5);
+  }
+}
