@@ -1,0 +1,116 @@
+package dev.kubeheadroom.schemas;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.List;
+
+/**
+ * The fields of a pod that Headroom's decisions depend on (pipeline.md "Records"). Ingest
+ * publishes one only when one of these changed, so status churn never reaches the topology.
+ *
+ * @param uid pod uid (identity across delete/recreate with the same name)
+ * @param namespace namespace
+ * @param name name
+ * @param node spec.nodeName (the record key)
+ * @param phase status.phase (Pending, Running, Succeeded, Failed, Unknown)
+ * @param qosClass status.qosClass (Guaranteed, Burstable, BestEffort; may be empty if unknown)
+ * @param resourceVersion metadata.resourceVersion, for audit only (never part of a decision)
+ * @param generation metadata.generation (bumped by each resize)
+ * @param mode the pod's {@code kube-headroom.dev/mode} label value, or null
+ * @param maxCpuMilli the parsed {@code kube-headroom.dev/max-cpu} annotation; 0 = none or invalid
+ * @param maxCpuInvalid the raw annotation value when it did not parse (ignored, warned), else null
+ * @param vpaControlsLimits a VerticalPodAutoscaler that writes limits targets this pod
+ * @param owners owner references
+ * @param containers init containers (incl. sidecars) in spec order, then app containers
+ * @param resize the kubelet's view of the last resize
+ */
+public record PodSnapshot(
+    String uid,
+    String namespace,
+    String name,
+    String node,
+    String phase,
+    String qosClass,
+    String resourceVersion,
+    long generation,
+    String mode,
+    long maxCpuMilli,
+    String maxCpuInvalid,
+    boolean vpaControlsLimits,
+    List<OwnerRef> owners,
+    List<ContainerSnapshot> containers,
+    ResizeStatus resize)
+    implements NodeEvent {
+
+  public static final String QOS_BURSTABLE = "Burstable";
+
+  public PodSnapshot {
+    Require.text(uid, "uid");
+    Require.text(namespace, "namespace");
+    Require.text(name, "name");
+    Require.text(node, "node");
+    phase = phase == null ? "" : phase;
+    qosClass = qosClass == null ? "" : qosClass;
+    Require.nonNegative(maxCpuMilli, "maxCpuMilli");
+    owners = Require.list(owners);
+    containers = Require.list(containers);
+    resize = resize == null ? ResizeStatus.NONE : resize;
+  }
+
+  /** {@code namespace/name}, for logs and metrics. */
+  @JsonIgnore
+  public String ref() {
+    return namespace + "/" + name;
+  }
+
+  /** Succeeded and Failed pods count nowhere: not in slack, not managed. */
+  @JsonIgnore
+  public boolean terminal() {
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  /** App containers and sidecars, spec order: the containers whose limits Headroom sets. */
+  @JsonIgnore
+  public List<ContainerSnapshot> limitBearingContainers() {
+    return containers.stream().filter(ContainerSnapshot::limitBearing).toList();
+  }
+
+  /**
+   * The pod's effective CPU request as the scheduler books it: max(Σ app + Σ sidecar, max over
+   * init containers of (its request + the sidecars started before it)).
+   */
+  @JsonIgnore
+  public long effectiveRequestMilli() {
+    long sidecarsSoFar = 0;
+    long initPeak = 0;
+    long running = 0;
+    for (ContainerSnapshot c : containers) {
+      switch (c.kind()) {
+        case INIT -> initPeak = Math.max(initPeak, c.cpuRequestMilli() + sidecarsSoFar);
+        case SIDECAR -> {
+          sidecarsSoFar += c.cpuRequestMilli();
+          running += c.cpuRequestMilli();
+          initPeak = Math.max(initPeak, sidecarsSoFar);
+        }
+        case APP -> running += c.cpuRequestMilli();
+      }
+    }
+    return Math.max(running, initPeak);
+  }
+
+  /** The same pod with other containers (a simulated resize, or a snapshot confirming one). */
+  public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
+    return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
+        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize);
+  }
+
+  /** Equal in every field a decision depends on (ignores resourceVersion). */
+  public boolean sameBooking(PodSnapshot other) {
+    return other != null
+        && withResourceVersion(null).equals(other.withResourceVersion(null));
+  }
+
+  private PodSnapshot withResourceVersion(String rv) {
+    return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
+        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.kubeheadroom.schemas;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The pipeline's topic names under one prefix (default {@value #DEFAULT_PREFIX}), so several
+ * clusters can share one Kafka.
+ */
+public record Topics(String prefix) {
+  public static final String DEFAULT_PREFIX = "headroom.";
+
+  public Topics {
+    Objects.requireNonNull(prefix, "prefix");
+    if (!prefix.matches("[a-zA-Z0-9._-]*")) {
+      throw new IllegalArgumentException(
+          "topic prefix may only contain letters, digits, '.', '_' and '-': " + prefix);
+    }
+  }
+
+  public static Topics defaults() {
+    return new Topics(DEFAULT_PREFIX);
+  }
+
+  /** Pod snapshots, removals and node syncs; key: node name. */
+  public String pods() {
+    return prefix + "pods";
+  }
+
+  /** Node snapshots and removals; key: node name. */
+  public String nodes() {
+    return prefix + "nodes";
+  }
+
+  /** Namespace labels and LimitRange caps; key: namespace; compacted. */
+  public String namespaces() {
+    return prefix + "namespaces";
+  }
+
+  /** The HeadroomConfig singleton; key: {@code cluster}; compacted. */
+  public String config() {
+    return prefix + "config";
+  }
+
+  /** Limit decisions; key: node name. */
+  public String decisions() {
+    return prefix + "decisions";
+  }
+
+  /** Resize outcomes; key: node name. */
+  public String outcomes() {
+    return prefix + "outcomes";
+  }
+
+  /** Records no stage could read, with the reason. */
+  public String deadLetter() {
+    return prefix + "dead-letter";
+  }
+
+  /** The topics that must share one partition count so a node's history lives in one task. */
+  public List<String> nodeKeyed() {
+    return List.of(pods(), nodes(), decisions(), outcomes());
+  }
+
+  /** The compacted, globally read topics. */
+  public List<String> compacted() {
+    return List.of(namespaces(), config());
+  }
+}
