@@ -1,0 +1,102 @@
+package dev.kubeheadroom.topology;
+
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodeRemoved;
+import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.topology.booking.NodeDecider;
+import dev.kubeheadroom.topology.booking.Step;
+import java.time.Instant;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Folds node events into bookings and, on a wall-clock punctuator, decides the nodes whose
+ * debounce expired. The only place that touches the stores; the logic lives in {@link
+ * NodeBooking} and {@link NodeDecider}. Event time comes from record timestamps; decision time
+ * from the punctuator (which replay drives), never from a clock read here.
+ */
+final class BookingProcessor implements Processor<String, NodeEvent, String, NodeDecision> {
+  private final TopologySettings settings;
+  private final GlobalVersion globals;
+  private final TopologyListener listener;
+  private final Debouncer debouncer = new Debouncer();
+  private ProcessorContext<String, NodeDecision> context;
+  private BookingStore bookings;
+  private KeyValueStore<String, NamespaceInfo> namespaces;
+  private KeyValueStore<String, ClusterConfig> configs;
+  private long seenGlobals = -1; // forces a full re-evaluation after every (re)start
+
+  BookingProcessor(TopologySettings settings, GlobalVersion globals, TopologyListener listener) {
+    this.settings = settings;
+    this.globals = globals;
+    this.listener = listener;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, NodeDecision> context) {
+    this.context = context;
+    this.bookings = new BookingStore(
+        context.getStateStore(HeadroomTopology.NODES_STORE),
+        context.getStateStore(HeadroomTopology.PODS_STORE));
+    this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
+    this.configs = context.getStateStore(HeadroomTopology.CONFIG_STORE);
+    context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, NodeEvent> record) {
+    String node = record.key();
+    Instant at = Instant.ofEpochMilli(record.timestamp());
+    Step step = bookings.load(node).apply(record.value(), at);
+    bookings.save(step);
+    if (record.value() instanceof NodeRemoved) {
+      debouncer.forget(node);
+      listener.nodeRemoved(node);
+    } else if (step.dirty()) {
+      debouncer.touch(node, at);
+    }
+  }
+
+  private void punctuate(long wallClockMs) {
+    Instant now = Instant.ofEpochMilli(wallClockMs);
+    ClusterConfig config = config();
+    long version = globals.get();
+    if (version != seenGlobals) {
+      seenGlobals = version;
+      // A restart or a config/namespace change: re-evaluate every clean node now; a dirty one
+      // is evaluated at its debounce anyway, with the config in force then.
+      for (String node : bookings.nodes()) {
+        debouncer.wakeIfClean(node, now);
+      }
+    }
+    if (debouncer.isEmpty()) {
+      return;
+    }
+    for (String node : debouncer.takeDue(now, config.debouncePeriod(), config.maxDebounceDelay())) {
+      long started = System.nanoTime(); // duration metric only; never feeds a decision
+      NodeBooking booking = bookings.load(node);
+      Step step = NodeDecider.decide(booking, config, namespaces::get, now);
+      bookings.save(step);
+      step.decision().ifPresent(d -> {
+        context.forward(new Record<>(node, d, wallClockMs));
+        listener.decided(d);
+      });
+      NodeDecider.nextWake(step.booking(), config, now).ifPresent(w -> debouncer.wakeAt(node, w));
+      listener.evaluated(node, System.nanoTime() - started);
+    }
+  }
+
+  private ClusterConfig config() {
+    ClusterConfig stored = configs.get(HeadroomKeys.CONFIG_NAME);
+    UnaryOperator<ClusterConfig> view = settings.configView();
+    return view.apply(stored == null ? ClusterConfig.DEFAULTS : stored);
+  }
+}

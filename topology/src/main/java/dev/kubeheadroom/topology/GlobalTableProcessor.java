@@ -1,0 +1,71 @@
+package dev.kubeheadroom.topology;
+
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.SchemaException;
+import java.util.Objects;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a global table (namespaces or config) and bumps the {@link GlobalVersion} when a value
+ * really changes (resyncs republish identical values; those wake nobody). Unreadable records are
+ * skipped and counted: a global processor cannot forward to the dead-letter topic.
+ */
+final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, Void> {
+  private static final Logger LOG = LoggerFactory.getLogger(GlobalTableProcessor.class);
+
+  private final String storeName;
+  private final Class<V> type;
+  private final GlobalVersion version;
+  private final TopologyListener listener;
+  private KeyValueStore<String, V> store;
+  private ProcessorContext<Void, Void> context;
+
+  GlobalTableProcessor(String storeName, Class<V> type, GlobalVersion version, TopologyListener listener) {
+    this.storeName = storeName;
+    this.type = type;
+    this.version = version;
+    this.listener = listener;
+  }
+
+  @Override
+  public void init(ProcessorContext<Void, Void> context) {
+    this.context = context;
+    this.store = context.getStateStore(storeName);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    if (record.key() == null) {
+      skip("record without a key");
+      return;
+    }
+    if (record.value() == null) {
+      if (store.delete(record.key()) != null) {
+        version.bump();
+      }
+      return;
+    }
+    V value;
+    try {
+      value = JsonCodec.decode(record.value(), type);
+    } catch (SchemaException e) {
+      skip(e.getMessage());
+      return;
+    }
+    if (!Objects.equals(store.get(record.key()), value)) {
+      store.put(record.key(), value);
+      version.bump();
+    }
+  }
+
+  private void skip(String reason) {
+    String topic = context.recordMetadata().map(m -> m.topic()).orElse(storeName);
+    LOG.warn("Skipping unreadable record on {}: {}", topic, reason);
+    listener.deadLetter(topic, reason);
+  }
+}

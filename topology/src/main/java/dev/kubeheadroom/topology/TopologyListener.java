@@ -1,0 +1,20 @@
+package dev.kubeheadroom.topology;
+
+import dev.kubeheadroom.schemas.NodeDecision;
+
+/** What the topology reports to metrics and logs. Callbacks run on the stream thread: be quick. */
+public interface TopologyListener {
+  TopologyListener NONE = new TopologyListener() {};
+
+  /** A record could not be read and went to the dead-letter topic (or, for global tables, was skipped). */
+  default void deadLetter(String topic, String reason) {}
+
+  /** A decision was emitted. */
+  default void decided(NodeDecision decision) {}
+
+  /** A node was evaluated (whether or not anything changed); {@code nanos} is the compute time. */
+  default void evaluated(String node, long nanos) {}
+
+  /** A node's state was dropped. */
+  default void nodeRemoved(String node) {}
+}

@@ -1,0 +1,50 @@
+package dev.kubeheadroom.topology.booking;
+
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import java.time.Instant;
+
+/** Whether a pod is managed (config.md "Eligibility"): every gate must hold. */
+public final class Eligibility {
+  private Eligibility() {}
+
+  /** The first gate a pod fails, or null when it is managed. Names are stable (explain, tests). */
+  public static String whyNot(
+      PodEntry entry, NodeSnapshot node, NamespaceInfo namespace, ClusterConfig config, Instant now) {
+    PodSnapshot pod = entry.pod();
+    if (pod.terminal()) {
+      return "terminal";
+    }
+    if (node == null || !node.resizable()) {
+      return "node-not-resizable";
+    }
+    if (!config.manages(namespace)) {
+      return "namespace-not-managed";
+    }
+    if (HeadroomKeys.UNMANAGED.equals(pod.mode())) {
+      return "pod-opted-out";
+    }
+    if (!PodSnapshot.QOS_BURSTABLE.equals(pod.qosClass())) {
+      return "not-burstable";
+    }
+    if (pod.effectiveRequestMilli() <= 0) {
+      return "no-cpu-request";
+    }
+    for (ContainerSnapshot c : pod.limitBearingContainers()) {
+      if (c.cpuResizeRestarts()) {
+        return "resize-restarts-container";
+      }
+    }
+    if (pod.vpaControlsLimits()) {
+      return "vpa-controls-limits";
+    }
+    if (entry.inBackoff(now, config.backoffPeriod())) {
+      return "backoff";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.kubeheadroom.topology.booking;
+
+import dev.kubeheadroom.policy.ContainerInput;
+import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.PodPlan;
+import dev.kubeheadroom.policy.PodPlanner;
+import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Turns a node's booking into a decision: eligibility → policy inputs → the pure policy → per-pod
+ * container plans → a {@link NodeDecision} listing only the pods whose limits change. Pure: the
+ * time is passed in (the punctuator's clock), the config and namespaces too.
+ */
+public final class NodeDecider {
+  private NodeDecider() {}
+
+  /** The policy's view of one pod, with the containers it would split a target across. */
+  public record PodView(PodEntry entry, PodInput input, List<ContainerInput> containers, String whyNot) {}
+
+  /** Decides one node at {@code now}; the returned step carries the decision if anything changes. */
+  public static Step decide(
+      NodeBooking booking,
+      ClusterConfig config,
+      Function<String, NamespaceInfo> namespaces,
+      Instant now) {
+    if (booking.snapshot() == null) {
+      return Step.unchanged(booking); // allocatable unknown until the node's snapshot arrives
+    }
+    PolicyConfig policyConfig = config.toPolicyConfig();
+    Map<String, PodView> views = views(booking, config, namespaces, now);
+    List<PodInput> inputs = views.values().stream().map(PodView::input).toList();
+    NodeResult result = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig);
+
+    TreeMap<String, PodEntry> pods = new TreeMap<>(booking.pods());
+    Set<String> touched = new HashSet<>();
+    dropStalePending(views, pods, touched, config, now);
+
+    List<PodChange> changes = new ArrayList<>();
+    for (Decision decision : result.decisions()) {
+      PodView view = views.get(decision.key());
+      if (!decision.apply()) {
+        continue;
+      }
+      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policyConfig);
+      if (!plan.apply()) {
+        continue;
+      }
+      PodSnapshot pod = view.entry().pod();
+      changes.add(new PodChange(pod.uid(), pod.namespace(), pod.name(), plan.reason().wireName(),
+          view.input().currentLimitMilli(), plan.targetLimitMilli(), plan.containers()));
+      Map<String, Long> emitted = new LinkedHashMap<>();
+      for (ContainerTarget t : plan.containers()) {
+        emitted.put(t.name(), t.toMilli());
+      }
+      Pending pending = view.entry().pending();
+      if (pending != null && pending.dryRun() == config.dryRun()) {
+        pending.containers().forEach(emitted::putIfAbsent); // still unconfirmed, keep waiting
+      }
+      pods.put(pod.uid(), pods.get(pod.uid()).withPending(
+          new Pending(plan.targetLimitMilli(), emitted, now, config.dryRun())));
+      touched.add(pod.uid());
+    }
+    NodeBooking next = new NodeBooking(booking.node(), booking.snapshot(), pods);
+    if (changes.isEmpty()) {
+      return new Step(next, touched, false, false, Optional.empty());
+    }
+    NodeDecision decision = new NodeDecision(booking.node(), now, config.generation(),
+        SlackPolicy.NAME, config.dryRun(), policyConfig, result.stats(), inputs, changes);
+    return new Step(next, touched, false, false, Optional.of(decision));
+  }
+
+  /** Every live pod as the policy sees it, in uid order. */
+  public static Map<String, PodView> views(
+      NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
+      Instant now) {
+    Map<String, PodView> views = new LinkedHashMap<>();
+    Map<String, NamespaceInfo> nsCache = new HashMap<>();
+    for (PodEntry entry : booking.pods().values()) {
+      PodSnapshot pod = entry.pod();
+      NamespaceInfo ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
+      String whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
+      Pending pending = usablePending(entry, config, now);
+      List<ContainerInput> containers = new ArrayList<>();
+      for (ContainerSnapshot c : pod.limitBearingContainers()) {
+        long limit = c.cpuLimitMilli();
+        if (whyNot == null && pending != null && pending.containers().containsKey(c.name())) {
+          limit = pending.containers().get(c.name());
+        }
+        containers.add(new ContainerInput(c.name(), c.cpuRequestMilli(), limit, c.memoryGuaranteed()));
+      }
+      PodInput input = new PodInput(pod.uid(), pod.effectiveRequestMilli(),
+          ContainerInput.podCurrentLimitMilli(containers), whyNot == null,
+          userCap(pod, ns, containers));
+      views.put(pod.uid(), new PodView(entry, input, containers, whyNot));
+    }
+    return views;
+  }
+
+  /**
+   * A pending target still stands when it was emitted in the current mode (a dry-run target is
+   * not in flight once enforcement starts) and, if real, is younger than the backoff period (an
+   * unconfirmed patch that old is presumed lost, so the pod is recomputed from its own limits).
+   */
+  static Pending usablePending(PodEntry entry, ClusterConfig config, Instant now) {
+    Pending p = entry.pending();
+    if (p == null || p.dryRun() != config.dryRun()) {
+      return null;
+    }
+    if (!p.dryRun() && !now.isBefore(p.at().plus(config.backoffPeriod()))) {
+      return null;
+    }
+    return p;
+  }
+
+  private static void dropStalePending(Map<String, PodView> views, TreeMap<String, PodEntry> pods,
+      Set<String> touched, ClusterConfig config, Instant now) {
+    for (PodView view : views.values()) {
+      PodEntry entry = view.entry();
+      if (entry.pending() != null
+          && (view.whyNot() != null || usablePending(entry, config, now) == null)) {
+        pods.put(entry.pod().uid(), entry.withPending(null));
+        touched.add(entry.pod().uid());
+      }
+    }
+  }
+
+  /**
+   * The pod's cap: its max-cpu annotation and, where the namespace has a LimitRange container
+   * max, the largest pod target whose pro-rata split keeps every container under that max.
+   */
+  static long userCap(PodSnapshot pod, NamespaceInfo ns, List<ContainerInput> containers) {
+    long cap = pod.maxCpuMilli();
+    long containerMax = ns == null ? 0 : ns.limitRangeMaxCpuMilli();
+    long total = ContainerInput.podRequestMilli(containers);
+    if (containerMax > 0 && total > 0) {
+      for (ContainerInput c : containers) {
+        if (c.requestMilli() > 0) {
+          long podCap = Math.multiplyExact(containerMax, total) / c.requestMilli();
+          cap = cap == 0 ? podCap : Math.min(cap, podCap);
+        }
+      }
+    }
+    return cap;
+  }
+
+  /** When this booking next needs a look without any new event: a backoff or a pending expiry. */
+  public static Optional<Instant> nextWake(NodeBooking booking, ClusterConfig config, Instant now) {
+    Instant wake = null;
+    for (PodEntry entry : booking.pods().values()) {
+      if (entry.backoffSince() != null) {
+        wake = earliestAfter(wake, entry.backoffSince().plus(config.backoffPeriod()), now);
+      }
+      Pending p = entry.pending();
+      if (p != null && !p.dryRun()) {
+        wake = earliestAfter(wake, p.at().plus(config.backoffPeriod()), now);
+      }
+    }
+    return Optional.ofNullable(wake);
+  }
+
+  private static Instant earliestAfter(Instant current, Instant candidate, Instant now) {
+    if (!candidate.isAfter(now)) {
+      return current;
+    }
+    return current == null || candidate.isBefore(current) ? candidate : current;
+  }
+}

@@ -1,0 +1,277 @@
+package dev.kubeheadroom.topology;
+
+import static dev.kubeheadroom.topology.Fixtures.managedNs;
+import static dev.kubeheadroom.topology.Fixtures.node;
+import static dev.kubeheadroom.topology.Fixtures.pod;
+import static dev.kubeheadroom.topology.TopologyHarness.enforcing;
+import static dev.kubeheadroom.topology.TopologyHarness.node16;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.PodRemoved;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeOutcome;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The design seed's scenarios (§5–§7) through the production topology. */
+class BookingScenariosTest {
+  @TempDir Path stateDir;
+  TopologyHarness h;
+  final Map<String, PodSnapshot> live = new HashMap<>();
+
+  @BeforeEach
+  void start() {
+    h = new TopologyHarness(stateDir);
+    h.config(enforcing());
+    h.namespace(managedNs("team-a"));
+    h.send(node16());
+  }
+
+  @AfterEach
+  void stop() {
+    h.close();
+  }
+
+  private void add(PodSnapshot pod) {
+    live.put(pod.uid(), pod);
+    h.send(pod);
+  }
+
+  private static Map<String, Long> targets(NodeDecision d) {
+    Map<String, Long> m = new HashMap<>();
+    for (PodChange c : d.changes()) {
+      m.put(c.name(), c.targetMilli());
+    }
+    return m;
+  }
+
+  @Test
+  void aLoneManagedPodOnAnEmptyNodeClimbsToAllocatable() {
+    // §5.1: on an empty node the ceiling approaches the node (2000m × 10 cap > 16 cores).
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    List<NodeDecision> ds = h.decisions();
+    assertThat(ds).hasSize(1);
+    assertThat(ds.get(0).changes()).singleElement().satisfies(c -> {
+      assertThat(c.targetMilli()).isEqualTo(16000);
+      assertThat(c.reason()).isEqualTo("set");
+    });
+    assertThat(ds.get(0).stats().slackMilli()).isEqualTo(14000);
+    assertThat(ds.get(0).dryRun()).isFalse();
+  }
+
+  @Test
+  void anIncumbentShrinksOnlyAfterTheDebounceWhenANeighbourBooksSlack() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.settle();
+    assertThat(h.decisions()).as("the applied limit is confirmed: nothing more").isEmpty();
+
+    add(pod("team-a", "batch-1", "n1", 8000, 0));
+    h.advance(Duration.ofMillis(1500));
+    assertThat(h.decisions()).as("still inside the 2 s debounce").isEmpty();
+    h.advance(Duration.ofMillis(1100));
+    List<NodeDecision> ds = h.decisions();
+    assertThat(ds).hasSize(1);
+    // slack 6000, M 10000: web-1 2000 + 1200 = 3200 (shrink), batch-1 8000 + 4800 = 12800 (set).
+    assertThat(targets(ds.get(0))).containsEntry("web-1", 3200L).containsEntry("batch-1", 12800L);
+  }
+
+  @Test
+  void aRolloutBurstOfTenPodsIsComputedOnce() {
+    for (int i = 0; i < 10; i++) {
+      add(pod("team-a", "r-" + i, "n1", 500, 0));
+      h.advance(Duration.ofMillis(100));
+    }
+    h.settle();
+    List<NodeDecision> ds = h.decisions();
+    assertThat(ds).hasSize(1);
+    assertThat(ds.get(0).changes()).hasSize(10);
+  }
+
+  @Test
+  void constantChurnStillFlushesWithinTheMaxDebounceDelay() {
+    for (int i = 0; i < 60; i++) { // an event every 500 ms for 30 s: never 2 s quiet
+      add(pod("team-a", "churn-" + i, "n1", 10, 0));
+      h.advance(Duration.ofMillis(500));
+    }
+    assertThat(h.decisions().size()).as("flushed every ~10 s despite churn").isBetween(2, 4);
+  }
+
+  @Test
+  void anOvercommittedNodeHoldsManagedLimitsAtTheirRequests() {
+    h.send(node("n1", 4000));
+    h.namespace(Fixtures.ns("other", null));
+    add(pod("other", "hog", "n1", 3000, 0));
+    add(pod("team-a", "web-1", "n1", 2000, 4000));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsExactly(Map.entry("web-1", 2000L));
+  }
+
+  @Test
+  void aNamespaceThatOptsInLaterIsPickedUpWithoutAnyPodEvent() {
+    h.namespace(Fixtures.ns("team-b", null));
+    add(pod("team-b", "api-1", "n1", 1000, 0));
+    h.settle();
+    assertThat(h.decisions()).isEmpty();
+
+    h.namespace(managedNs("team-b"));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsKey("api-1");
+  }
+
+  @Test
+  void aBogusModeLabelValueManagesNothing() {
+    h.namespace(Fixtures.ns("team-c", "true"));
+    add(pod("team-c", "api-1", "n1", 1000, 0));
+    h.settle();
+    assertThat(h.decisions()).isEmpty();
+  }
+
+  @Test
+  void aConfigChangeReEvaluatesEveryNode() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.settle();
+    h.config(new ClusterConfig(7, "Proportional", false, 1000, 2, 10, 10, 5,
+        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(60),
+        ClusterConfig.RateLimits.DEFAULTS, ClusterConfig.Webhook.DEFAULTS, null, List.of()));
+    h.settle();
+    NodeDecision d = h.decisions().get(0);
+    assertThat(targets(d)).containsExactly(Map.entry("web-1", 4000L));
+    assertThat(d.configGeneration()).isEqualTo(7);
+  }
+
+  @Test
+  void aRequestChangedByAnotherActorRecomputesTheNode() {
+    add(pod("team-a", "web-1", "n1", 1000, 0));
+    add(pod("team-a", "web-2", "n1", 1000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.settle();
+    // VPA (RequestsOnly) raises web-2's request: slack shrinks, web-1 shrinks.
+    PodSnapshot raised = Fixtures.withRequest(live.get("uid-web-2"), 6000);
+    add(raised);
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsKey("web-1");
+  }
+
+  @Test
+  void anAllocatableShrinkShrinksLimits() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.send(node("n1", 8000));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsExactly(Map.entry("web-1", 8000L));
+  }
+
+  @Test
+  void infeasibleAndQuotaDeniedOutcomesBackOffThenRetry() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    NodeDecision first = h.decisions().get(0);
+    h.send(new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1", OutcomeResult.QUOTA_DENIED,
+        first.changes().get(0).targetMilli(), h.now, "exceeded quota"));
+    h.advance(Duration.ofSeconds(30));
+    assertThat(h.decisions()).as("in backoff: no retry").isEmpty();
+    h.advance(Duration.ofSeconds(31));
+    assertThat(h.decisions()).as("backoff over: retried once").singleElement()
+        .satisfies(d -> assertThat(targets(d)).containsExactly(Map.entry("web-1", 16000L)));
+  }
+
+  @Test
+  void anInFlightTargetIsNeverSentTwice() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    assertThat(h.decisions()).hasSize(1);
+    // The patch is in flight (no confirming snapshot yet); an unrelated change recomputes the node.
+    h.send(new dev.kubeheadroom.schemas.NodeSnapshot("n1", 16000, "linux", false, Map.of("zone", "b")));
+    h.settle();
+    assertThat(h.decisions()).isEmpty();
+  }
+
+  @Test
+  void atRestNothingIsDecided() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    add(pod("team-a", "web-2", "n1", 3000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.advance(Duration.ofMinutes(5));
+    assertThat(h.decisions()).isEmpty();
+  }
+
+  @Test
+  void terminalAndDeletedPodsLeaveEverySum() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    add(pod("team-a", "job-1", "n1", 8000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.send(Fixtures.phase(live.get("uid-job-1"), "Succeeded"));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsExactly(Map.entry("web-1", 16000L));
+    h.applyAll(List.of(), live);
+  }
+
+  @Test
+  void aNodeSyncDropsPodsDeletedWhileIngestWasDown() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    add(pod("team-a", "ghost", "n1", 8000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.send(new NodeSync("n1", List.of("uid-web-1")));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsExactly(Map.entry("web-1", 16000L));
+  }
+
+  @Test
+  void dryRunDecidesOnceAndEnforcementReEmits() {
+    h.config(ClusterConfig.DEFAULTS);
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    assertThat(h.decisions()).singleElement().satisfies(d -> assertThat(d.dryRun()).isTrue());
+    h.advance(Duration.ofMinutes(2));
+    assertThat(h.decisions()).as("dry-run targets are remembered, not re-sent").isEmpty();
+    h.config(enforcing());
+    h.settle();
+    assertThat(h.decisions()).singleElement().satisfies(d -> assertThat(d.dryRun()).isFalse());
+  }
+
+  @Test
+  void anUnreadableRecordGoesToTheDeadLetterTopicAndTheNodeGoesOn() {
+    h.sendRaw(h.topics.pods(), "n1", "{this is not json");
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    assertThat(h.deadLetters()).singleElement().satisfies(dl -> {
+      assertThat(dl.topic()).isEqualTo(h.topics.pods());
+      assertThat(dl.reason()).startsWith("NodeEvent:");
+      assertThat(dl.payload()).isEqualTo("{this is not json");
+    });
+    assertThat(h.decisions()).hasSize(1);
+  }
+
+  @Test
+  void aRemovedPodFreesItsSlack() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    add(pod("team-a", "web-2", "n1", 6000, 0));
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.send(new PodRemoved("uid-web-2", "team-a", "web-2", "n1"));
+    h.settle();
+    assertThat(targets(h.decisions().get(0))).containsExactly(Map.entry("web-1", 16000L));
+  }
+}
