@@ -1,6 +1,7 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.topology.booking.BookingReader;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import dev.kubeheadroom.topology.booking.Step;
@@ -8,9 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -20,8 +18,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * the task's life; the stores stay the source of truth (restored from changelogs on restart).
  */
 final class BookingStore {
-  static final char SEPARATOR = '\0';
-
   private final KeyValueStore<String, NodeSnapshot> nodes;
   private final KeyValueStore<String, PodEntry> pods;
   private final Map<String, NodeBooking> cache = new HashMap<>();
@@ -31,24 +27,12 @@ final class BookingStore {
     this.pods = pods;
   }
 
-  static String podKey(String node, String uid) {
-    return node + SEPARATOR + uid;
-  }
-
   NodeBooking load(String node) {
     return cache.computeIfAbsent(node, this::read);
   }
 
   private NodeBooking read(String node) {
-    TreeMap<String, PodEntry> entries = new TreeMap<>();
-    try (KeyValueIterator<String, PodEntry> it =
-        pods.prefixScan(node + SEPARATOR, new StringSerializer())) {
-      while (it.hasNext()) {
-        KeyValue<String, PodEntry> kv = it.next();
-        entries.put(kv.key.substring(node.length() + 1), kv.value);
-      }
-    }
-    return new NodeBooking(node, nodes.get(node), entries);
+    return BookingReader.read(nodes, pods, node);
   }
 
   /** Writes back what the step touched. */
@@ -58,9 +42,9 @@ final class BookingStore {
     for (String uid : step.touchedPods()) {
       PodEntry entry = booking.pods().get(uid);
       if (entry == null) {
-        pods.delete(podKey(node, uid));
+        pods.delete(BookingReader.podKey(node, uid));
       } else {
-        pods.put(podKey(node, uid), entry);
+        pods.put(BookingReader.podKey(node, uid), entry);
       }
     }
     if (step.nodeTouched()) {

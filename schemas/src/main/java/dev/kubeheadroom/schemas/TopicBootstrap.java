@@ -1,0 +1,109 @@
+package dev.kubeheadroom.schemas;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates missing topics and checks the layout every stage relies on: the node-keyed topics
+ * share one partition count, so a node's whole history lives in one partition and one task owns
+ * it. A mismatch is refused with a message that says which topics differ.
+ */
+public final class TopicBootstrap {
+  private TopicBootstrap() {}
+
+  /** Raised when the existing topics cannot carry the pipeline. */
+  public static final class LayoutException extends RuntimeException {
+    public LayoutException(String message) {
+      super(message);
+    }
+  }
+
+  public static void ensure(Admin admin, Topics topics, TopicLayout layout, Duration timeout) {
+    try {
+      Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      List<NewTopic> missing = new ArrayList<>();
+      for (String name : topics.nodeKeyed()) {
+        if (!existing.contains(name)) {
+          missing.add(new NewTopic(name, layout.partitions(), layout.replicationFactor())
+              .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+        }
+      }
+      for (String name : topics.compacted()) {
+        if (!existing.contains(name)) {
+          missing.add(new NewTopic(name, 1, layout.replicationFactor())
+              .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        }
+      }
+      if (!existing.contains(topics.deadLetter())) {
+        missing.add(new NewTopic(topics.deadLetter(), 1, layout.replicationFactor())
+            .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+      }
+      if (!missing.isEmpty()) {
+        try {
+          admin.createTopics(missing).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw e; // another stage creating them at the same time is fine
+          }
+        }
+      }
+      checkPartitions(admin, topics, timeout);
+    } catch (ExecutionException e) {
+      throw new LayoutException("cannot set up topics: " + e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      throw new LayoutException("cannot set up topics: Kafka did not answer within " + timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LayoutException("interrupted while setting up topics");
+    }
+  }
+
+  /**
+   * Refuses node-keyed topics with different partition counts, and waits until every partition
+   * has a leader (an idempotent producer that starts earlier can lose records).
+   */
+  static void checkPartitions(Admin admin, Topics topics, Duration timeout)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    Instant deadline = Instant.now().plus(timeout);
+    List<String> all = new ArrayList<>(topics.nodeKeyed());
+    all.addAll(topics.compacted());
+    all.add(topics.deadLetter());
+    while (true) {
+      Map<String, TopicDescription> described =
+          admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      Map<String, Integer> counts = new TreeMap<>();
+      for (String name : topics.nodeKeyed()) {
+        counts.put(name, described.get(name).partitions().size());
+      }
+      if (counts.values().stream().distinct().count() > 1) {
+        throw new LayoutException("node-keyed topics must share one partition count, found " + counts
+            + "; recreate them with the same count (or point --topic-prefix at a fresh set)");
+      }
+      boolean leaders = described.values().stream()
+          .flatMap(d -> d.partitions().stream())
+          .map(TopicPartitionInfo::leader)
+          .allMatch(l -> l != null && !l.isEmpty());
+      if (leaders) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new TimeoutException("partitions without a leader");
+      }
+      Thread.sleep(50); // polling the broker for leader election; no event to wait on
+    }
+  }
+}

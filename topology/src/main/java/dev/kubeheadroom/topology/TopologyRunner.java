@@ -1,0 +1,122 @@
+package dev.kubeheadroom.topology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the Kafka Streams lifecycle for {@link HeadroomTopology}: configuration (exactly-once v2,
+ * named internal resources), the uncaught-exception policy, readiness and shutdown. Topics must
+ * exist (see {@code TopicBootstrap}) before it starts.
+ */
+public final class TopologyRunner implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TopologyRunner.class);
+
+  /**
+   * @param applicationId the Streams application id (consumer group, internal topic prefix)
+   * @param bootstrapServers Kafka
+   * @param stateDir where RocksDB state lives
+   * @param clientProperties any further client properties (SASL/SSL, tuning); they win
+   */
+  public record Options(String applicationId, String bootstrapServers, Path stateDir,
+      Map<String, String> clientProperties) {
+    public static final String DEFAULT_APPLICATION_ID = "headroom-topology";
+
+    public Options {
+      clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+    }
+  }
+
+  private final KafkaStreams streams;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Throwable failure;
+
+  private TopologyRunner(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener) {
+    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(settings, listener), properties(options));
+    TopologyRunner runner = new TopologyRunner(streams);
+    streams.setUncaughtExceptionHandler(e -> {
+      // Losing a stream thread to a bug must be loud: stop, and let the process exit non-zero
+      // (a supervisor restarts it; state restores from the changelogs).
+      LOG.error("Topology failed; shutting down", e);
+      runner.failure = e;
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    });
+    streams.setStateListener((now, before) -> {
+      LOG.info("Topology {} -> {}", before, now);
+      if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
+        runner.stopped.countDown();
+      }
+    });
+    streams.start();
+    return runner;
+  }
+
+  static Properties properties(Options options) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
+    p.put(StreamsConfig.STATE_DIR_CONFIG, options.stateDir().toString());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
+    p.put("processing.exception.handler.global.enabled", true);
+    p.putAll(options.clientProperties());
+    return p;
+  }
+
+  public boolean isRunning() {
+    return streams.state() == KafkaStreams.State.RUNNING;
+  }
+
+  public KafkaStreams.State state() {
+    return streams.state();
+  }
+
+  /** Waits until the topology runs (state restored, partitions assigned). */
+  public boolean awaitRunning(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!isRunning()) {
+      if (System.nanoTime() > deadline || stopped.getCount() == 0) {
+        return false;
+      }
+      Thread.sleep(20); // Streams has no awaitable state transition
+    }
+    return true;
+  }
+
+  /** Blocks until the topology stops; returns the failure that stopped it, if any. */
+  public Throwable awaitStop() throws InterruptedException {
+    stopped.await();
+    return failure;
+  }
+
+  public boolean awaitStop(Duration timeout) throws InterruptedException {
+    return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The pod-entry store of this instance, for {@code explain} (interactive queries). */
+  public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
+    return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore()));
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+    stopped.countDown();
+  }
+}
