@@ -107,7 +107,12 @@ public final class SlackPolicy {
     return new Decision(pod.key(), target, apply, reason);
   }
 
+  /**
+   * Rounds half away from zero (policy.md). {@link Math#round(double)} rounds half up exactly; the
+   * textbook {@code floor(x + 0.5)} is wrong just below one half (0.49999999999999994 + 0.5 rounds
+   * to 1.0 in double arithmetic) and for odd values at or above 2^52.
+   */
   static long roundHalfAwayFromZero(double value) {
-    return value >= 0 ? (long) Math.floor(value + 0.5) : -(long) Math.floor(-value + 0.5);
+    return value >= 0 ? Math.round(value) : -Math.round(-value);
   }
 }
