@@ -57,12 +57,14 @@ public final class SlackPolicy {
     long slack = stats.slackMilli();
     long managedRequests = stats.managedRequestsMilli();
 
-    long raw = request;
-    if (slack > 0 && managedRequests > 0) {
-      double proportional = (double) slack * request / managedRequests;
-      double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
-      raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
+    if (slack <= 0 || managedRequests <= 0) {
+      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
+      // off-grid request up to the next quantum would hand out slack the node does not have.
+      return request;
     }
+    double proportional = (double) slack * request / managedRequests;
+    double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
+    long raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
 
     long hi = stats.allocatableMilli();
     if (config.maxMultiplier() > 0) {
