@@ -1,5 +1,6 @@
 package dev.kubeheadroom.cli;
 
+import java.io.InputStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sets each container's CPU limit from how booked its node is.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -20,7 +21,23 @@ public final class Main implements Runnable {
 
   /** The configured command line; tests run subcommands through this too. */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new Main());
+    return commandLine(System.in);
+  }
+
+  /** The command line with {@code stdin} as the standard input of the subcommands that read it. */
+  public static CommandLine commandLine(InputStream stdin) {
+    CommandLine.IFactory defaults = CommandLine.defaultFactory();
+    CommandLine.IFactory factory =
+        new CommandLine.IFactory() {
+          @Override
+          public <K> K create(Class<K> type) throws Exception {
+            if (type == PolicyCommand.class) {
+              return type.cast(new PolicyCommand(stdin));
+            }
+            return defaults.create(type);
+          }
+        };
+    CommandLine cli = new CommandLine(new Main(), factory);
     cli.setExecutionExceptionHandler(new UserErrors());
     return cli;
   }

@@ -57,12 +57,14 @@ public final class SlackPolicy {
     long slack = stats.slackMilli();
     long managedRequests = stats.managedRequestsMilli();
 
-    long raw = request;
-    if (slack > 0 && managedRequests > 0) {
-      double proportional = (double) slack * request / managedRequests;
-      double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
-      raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
+    if (slack <= 0 || managedRequests <= 0) {
+      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
+      // off-grid request up to the next quantum would hand out slack the node does not have.
+      return request;
     }
+    double proportional = (double) slack * request / managedRequests;
+    double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
+    long raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
 
     long hi = stats.allocatableMilli();
     if (config.maxMultiplier() > 0) {
@@ -107,7 +109,12 @@ public final class SlackPolicy {
     return new Decision(pod.key(), target, apply, reason);
   }
 
+  /**
+   * Rounds half away from zero (policy.md). {@link Math#round(double)} rounds half up exactly; the
+   * textbook {@code floor(x + 0.5)} is wrong just below one half (0.49999999999999994 + 0.5 rounds
+   * to 1.0 in double arithmetic) and for odd values at or above 2^52.
+   */
   static long roundHalfAwayFromZero(double value) {
-    return value >= 0 ? (long) Math.floor(value + 0.5) : -(long) Math.floor(-value + 0.5);
+    return value >= 0 ? Math.round(value) : -Math.round(-value);
   }
 }

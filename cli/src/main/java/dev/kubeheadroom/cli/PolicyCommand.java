@@ -1,0 +1,54 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.cli.PolicyRequestReader.PolicyRequest;
+import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.SlackPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code headroom policy}: runs the pure policy on one node read from stdin and prints the result
+ * (cli-contract.md). No Kafka, no cluster.
+ */
+@Command(
+    name = "policy",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads one node as JSON on stdin, prints the policy's node stats and decisions as JSON.",
+      "Input: {\"allocatableMilli\": N, \"config\": {...optional...}, \"pods\": [{\"key\": \"A\","
+          + " \"requestMilli\": N, \"currentLimitMilli\": N, \"managed\": true, \"userCapMilli\": 0}]}",
+      "Bad input exits with code 2 and one line on stderr naming the field."
+    })
+final class PolicyCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  private final InputStream stdin;
+
+  PolicyCommand(InputStream stdin) {
+    this.stdin = Objects.requireNonNull(stdin, "stdin");
+  }
+
+  @Override
+  public Integer call() {
+    byte[] input;
+    try {
+      input = stdin.readAllBytes();
+    } catch (IOException e) {
+      throw new UserError("stdin: cannot read: " + e.getMessage());
+    }
+    PolicyRequest request = PolicyRequestReader.read(input);
+    NodeResult result =
+        SlackPolicy.computeNode(request.allocatableMilli(), request.pods(), request.config());
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(PolicyResultWriter.write(result));
+    out.flush();
+    return 0;
+  }
+}
