@@ -1,0 +1,326 @@
+package dev.kubeheadroom.kubedouble;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * fabric8's CRUD dispatcher plus what a real API server does and the stock mock does not: the
+ * {@code pods/resize} subresource, strategic-merge and server-side-apply patches of pods, field
+ * selectors on lists and watches, creation-time pod defaults ({@code status.qosClass}), fault
+ * injection and a request journal. Everything else goes to the stock CRUD behaviour.
+ *
+ * <p>All writes are serialized by one lock (reads share it), so a resize validates against the
+ * state it replaces.
+ */
+final class ApiServerDispatcher extends KubernetesCrudDispatcher {
+  /** Requests carrying this header are seeding, not traffic: not faulted, not recorded. */
+  static final String SEED_HEADER = "X-Kube-Double-Seed";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServerDispatcher.class);
+  private static final ObjectMapper JSON = Serialization.jsonMapper();
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final FaultInjector faults = new FaultInjector();
+  private final FieldOwnership ownership = new FieldOwnership();
+  private final RequestJournal journal;
+  private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
+
+  /** A pod was added, modified or deleted in the store (by any writer). */
+  record PodChange(String type, String namespace, String name) {}
+
+  ApiServerDispatcher(List<CustomResourceDefinitionContext> customResources, RequestJournal journal) {
+    super(customResources);
+    this.journal = journal;
+  }
+
+  FaultInjector faults() {
+    return faults;
+  }
+
+  void onPodChange(Consumer<PodChange> listener) {
+    podListeners.add(listener);
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    ApiRequest api = ApiRequest.parse(request.getMethod(), request.getPath(),
+        request.getHeader("Content-Type"), request.getHeader("User-Agent"));
+    boolean seed = request.getHeader(SEED_HEADER) != null;
+    if (seed) {
+      return answer(api, request, true);
+    }
+    Optional<Fault> fault = faults.take(api);
+    MockResponse response = fault.isPresent() && fault.get() instanceof Fault.Respond respond
+        ? error(respond.toError(api))
+        : answer(api, request, false);
+    if (fault.isPresent() && fault.get() instanceof Fault.Delay delay) {
+      response.setBodyDelay(delay.delay());
+    }
+    journal.record(api, response.code());
+    return response;
+  }
+
+  private MockResponse answer(ApiRequest api, RecordedRequest request, boolean seed) {
+    try {
+      if (api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("resize")) {
+        return locked(lock.writeLock(), () -> resize(api, request.getUtf8Body()));
+      }
+      if (api.isPods() && api.verb() == Verb.PATCH && api.subresource().isEmpty()) {
+        return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
+      }
+      if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
+        return locked(lock.writeLock(), () -> createPod(request, seed));
+      }
+      if ((api.verb() == Verb.LIST || api.verb() == Verb.WATCH) && api.query().containsKey("fieldSelector")) {
+        return locked(lock.readLock(), () -> selectFields(api));
+      }
+      boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
+      return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
+    } catch (ApiError.Failure failure) {
+      return error(failure.error());
+    } catch (RuntimeException e) {
+      LOG.warn("kube-double failed to answer {}", api, e);
+      return error(new ApiError(500, "InternalError", "Internal error occurred: " + e, "", "", ""));
+    }
+  }
+
+  // ---- pods/resize ----------------------------------------------------------------------------
+
+  private MockResponse resize(ApiRequest api, String body) {
+    Map.Entry<AttributeSet, String> entry = findPod(api.namespace(), api.name())
+        .orElseThrow(() -> ApiError.notFound("pods", api.name()).asFailure());
+    ObjectNode current = read(entry.getValue());
+    Patches type = Patches.of(api.contentType());
+    JsonNode patch = type.parse(body);
+    PodUpdateRules.checkPreconditions(current, patch);
+    ObjectNode merged = type.apply(current, patch);
+    Runnable recordOwners = owners(api, type, current, patch, merged);
+    PodDefaults.defaultResources(merged.path("spec"));
+    PodUpdateRules.validateResize(current, merged);
+    recordOwners.run();
+    if (merged.equals(current)) {
+      return ok(current);
+    }
+    ObjectNode meta = (ObjectNode) merged.path("metadata");
+    meta.put("generation", current.path("metadata").path("generation").asLong(1) + 1);
+    return ok(store(entry, merged));
+  }
+
+  // ---- PATCH on the pod itself (metadata) -----------------------------------------------------
+
+  private MockResponse patchPodMetadata(ApiRequest api, String body) {
+    Map.Entry<AttributeSet, String> entry = findPod(api.namespace(), api.name())
+        .orElseThrow(() -> ApiError.notFound("pods", api.name()).asFailure());
+    ObjectNode current = read(entry.getValue());
+    Patches type = Patches.of(api.contentType());
+    JsonNode patch = type.parse(body);
+    PodUpdateRules.checkPreconditions(current, patch);
+    ObjectNode merged = type.apply(current, patch);
+    Runnable recordOwners = owners(api, type, current, patch, merged);
+    ObjectNode stored = PodUpdateRules.validateMetadataPatch(current, merged);
+    recordOwners.run();
+    if (stored.equals(current)) {
+      return ok(current);
+    }
+    return ok(store(entry, stored));
+  }
+
+  private Runnable owners(ApiRequest api, Patches type, ObjectNode current, JsonNode patch, ObjectNode merged) {
+    String uid = current.path("metadata").path("uid").asText("");
+    String manager = api.query().getOrDefault("fieldManager", "");
+    if (type == Patches.APPLY) {
+      if (manager.isEmpty()) {
+        throw ApiError.invalid("Pod", current.path("metadata").path("name").asText(), "fieldManager",
+            "Required value: is required for apply patch").asFailure();
+      }
+      return ownership.apply(uid, manager, "true".equals(api.query().get("force")), patch, current, merged);
+    }
+    if (type == Patches.JSON_PATCH) {
+      return () -> { };
+    }
+    if (manager.isEmpty()) {
+      manager = api.userAgent().isEmpty() ? "unknown" : api.userAgent().split("/")[0];
+    }
+    return ownership.update(uid, manager, patch);
+  }
+
+  // ---- pod creation ---------------------------------------------------------------------------
+
+  private MockResponse createPod(RecordedRequest request, boolean seed) {
+    ObjectNode pod = read(request.getUtf8Body());
+    PodDefaults.applyOnCreate(pod, seed);
+    byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
+    return super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+        request.getPath(), request.getHeaders(), new Buffer(body)));
+  }
+
+  // ---- field selectors ------------------------------------------------------------------------
+
+  private MockResponse selectFields(ApiRequest api) {
+    FieldSelector selector = FieldSelector.parse(api.query().get("fieldSelector"));
+    String path = api.pathWithout("fieldSelector");
+    if (api.verb() == Verb.WATCH) {
+      MockResponse watch = handleWatch(path);
+      if (watch.getWebSocketListener() != null) {
+        watch.withWebSocketUpgrade(new SelectingWatchListener(watch.getWebSocketListener(), selector));
+      }
+      return watch;
+    }
+    MockResponse list = handleGet(path);
+    if (list.code() != 200 || list.getBody() == null) {
+      return list;
+    }
+    ObjectNode body = read(list.getBody().readUtf8());
+    if (body.path("items") instanceof ArrayNode items) {
+      ArrayNode kept = JSON.createArrayNode();
+      items.forEach(item -> {
+        if (selector.matches(item)) {
+          kept.add(item);
+        }
+      });
+      body.set("items", kept);
+    }
+    return list.setBody(body.toString());
+  }
+
+  // ---- the store, for the kubelet double and seeding ------------------------------------------
+
+  @Override
+  public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+      GenericKubernetesResource resource, String newState) {
+    String oldState = oldAttributes == null ? null : map.get(oldAttributes);
+    super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+    String state = newState != null ? newState : oldState;
+    if (state == null || Objects.equals(oldState, newState)) {
+      return;
+    }
+    JsonNode object = read(state);
+    if (!"Pod".equals(object.path("kind").asText()) || !object.path("apiVersion").asText().equals("v1")) {
+      return;
+    }
+    JsonNode meta = object.path("metadata");
+    if (newState == null) {
+      ownership.forget(meta.path("uid").asText(""));
+    }
+    PodChange change = new PodChange(newState == null ? "DELETED" : oldState == null ? "ADDED" : "MODIFIED",
+        meta.path("namespace").asText(), meta.path("name").asText());
+    podListeners.forEach(listener -> listener.accept(change));
+  }
+
+  /** The stored pod, as the API server would return it. */
+  Optional<ObjectNode> pod(String namespace, String name) {
+    return locked(lock.readLock(), () -> findPod(namespace, name).map(e -> read(e.getValue())));
+  }
+
+  /** Every stored pod. */
+  List<ObjectNode> pods() {
+    return locked(lock.readLock(), () -> {
+      AttributeSet allPods = getKey("/api/v1/pods");
+      List<ObjectNode> out = new ArrayList<>();
+      synchronized (map) {
+        map.forEach((key, value) -> {
+          if (key.matches(allPods)) {
+            out.add(read(value));
+          }
+        });
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Changes a stored pod without an HTTP request (the kubelet's status writes): {@code change}
+   * gets a copy of the current pod; if it returns a different object, that is stored with a new
+   * resourceVersion and watchers see MODIFIED. Returns whether anything was written.
+   */
+  boolean updatePod(String namespace, String name, UnaryOperator<ObjectNode> change) {
+    return locked(lock.writeLock(), () -> {
+      Optional<Map.Entry<AttributeSet, String>> entry = findPod(namespace, name);
+      if (entry.isEmpty()) {
+        return false;
+      }
+      ObjectNode current = read(entry.get().getValue());
+      ObjectNode changed = change.apply(current.deepCopy());
+      if (changed == null || changed.equals(current)) {
+        return false;
+      }
+      store(entry.get(), changed);
+      return true;
+    });
+  }
+
+  private Optional<Map.Entry<AttributeSet, String>> findPod(String namespace, String name) {
+    return Optional.ofNullable(findResource(getKey(podPath(namespace, name))));
+  }
+
+  private ObjectNode store(Map.Entry<AttributeSet, String> entry, ObjectNode updated) {
+    ((ObjectNode) updated.path("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
+    String namespace = updated.path("metadata").path("namespace").asText();
+    String path = podPath(namespace, updated.path("metadata").path("name").asText());
+    processEvent(path, getKey(path), entry.getKey(), null, updated.toString());
+    return updated;
+  }
+
+  private static String podPath(String namespace, String name) {
+    return "/api/v1/namespaces/" + namespace + "/pods/" + name;
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  private static ObjectNode read(String json) {
+    try {
+      JsonNode node = JSON.readTree(json);
+      if (node instanceof ObjectNode object) {
+        return object;
+      }
+      throw ApiError.badRequest("expected a JSON object").asFailure();
+    } catch (IOException e) {
+      throw ApiError.badRequest("malformed JSON: " + e.getMessage()).asFailure();
+    }
+  }
+
+  private static MockResponse ok(ObjectNode object) {
+    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
+        .setBody(object.toString());
+  }
+
+  private static MockResponse error(ApiError error) {
+    return new MockResponse().setResponseCode(error.code()).setHeader("Content-Type", "application/json")
+        .setBody(error.toJson());
+  }
+
+  private static <T> T locked(Lock lock, Supplier<T> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

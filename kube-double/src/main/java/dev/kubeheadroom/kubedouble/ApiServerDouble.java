@@ -1,0 +1,169 @@
+package dev.kubeheadroom.kubedouble;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A simulated Kubernetes API server on 127.0.0.1 and an ephemeral port: fabric8's CRUD mock
+ * server extended with the resize subresource, server-side apply on pods, field selectors, fault
+ * injection and a request journal (see {@code DESIGN.md} for where it differs from a real one).
+ *
+ * <pre>{@code
+ * try (ApiServerDouble api = ApiServerDouble.start();
+ *      KubeletDouble kubelet = KubeletDouble.start(api)) {
+ *   KubernetesClient client = api.client();
+ *   api.faults().next(1, RequestMatcher.resize(), Fault.forbiddenByQuota(...));
+ *   ...
+ *   assertThat(api.requests().count(RequestMatcher.resize())).isZero();
+ * }
+ * }</pre>
+ *
+ * <p>Serves plain HTTP (no TLS, no authentication): another process can use it with
+ * {@code --master-url} / {@code KUBERNETES_MASTER} set to {@link #url()}. Watches are served over
+ * WebSocket, as the fabric8 client asks for them.
+ */
+public final class ApiServerDouble implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServerDouble.class);
+
+  /** {@code kube-headroom.dev/v1alpha1 HeadroomConfig}, cluster-scoped. */
+  public static final CustomResourceDefinitionContext HEADROOM_CONFIG =
+      new CustomResourceDefinitionContext.Builder().withGroup("kube-headroom.dev").withVersion("v1alpha1")
+          .withKind("HeadroomConfig").withPlural("headroomconfigs").withScope("Cluster").build();
+
+  /** {@code autoscaling.k8s.io/v1 VerticalPodAutoscaler}, namespaced. */
+  public static final CustomResourceDefinitionContext VERTICAL_POD_AUTOSCALER =
+      new CustomResourceDefinitionContext.Builder().withGroup("autoscaling.k8s.io").withVersion("v1")
+          .withKind("VerticalPodAutoscaler").withPlural("verticalpodautoscalers").withScope("Namespaced")
+          .build();
+
+  /** Held so that the level sticks: the mock web server logs every request at INFO through JUL. */
+  private static final java.util.logging.Logger MOCK_WEB_SERVER_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_WEB_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  private final KubernetesMockServer server;
+  private final ApiServerDispatcher dispatcher;
+  private final RequestJournal journal;
+  private final KubernetesClient client;
+  private final KubernetesClient seedClient;
+  private final List<KubernetesClient> extraClients = new CopyOnWriteArrayList<>();
+  private final Duration startupTime;
+
+  private ApiServerDouble(Clock clock) {
+    long started = System.nanoTime();
+    journal = new RequestJournal(clock);
+    dispatcher = new ApiServerDispatcher(List.of(HEADROOM_CONFIG, VERTICAL_POD_AUTOSCALER), journal);
+    server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(),
+        new HashMap<>(), dispatcher, false);
+    server.init(InetAddress.getLoopbackAddress(), 0);
+    client = newClient();
+    seedClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(config())
+        .withCustomHeaders(Map.of(ApiServerDispatcher.SEED_HEADER, "true")).build()).build();
+    startupTime = Duration.ofNanos(System.nanoTime() - started);
+    LOG.info("kube-double API server listening on {} (started in {} ms)", url(), startupTime.toMillis());
+  }
+
+  /** Starts a fresh, empty API server; the journal stamps requests with the system clock. */
+  public static ApiServerDouble start() {
+    return new ApiServerDouble(Clock.systemUTC());
+  }
+
+  /** Starts a fresh, empty API server whose journal stamps requests with {@code clock}. */
+  public static ApiServerDouble start(Clock clock) {
+    return new ApiServerDouble(clock);
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:40321/}. */
+  public String url() {
+    return "http://127.0.0.1:" + server.getPort() + "/";
+  }
+
+  /** A shared client for this server (closed with it); namespace defaults to {@code default}. */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** A new client for this server (closed with it), e.g. one per component under test. */
+  public KubernetesClient newClient() {
+    KubernetesClient fresh = new KubernetesClientBuilder().withConfig(config()).build();
+    extraClients.add(fresh);
+    return fresh;
+  }
+
+  /** The client configuration: master URL, no TLS, no credentials, namespace {@code default}. */
+  public Config config() {
+    return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
+        .withTrustCerts(true).withHttp2Disable(true).withRequestRetryBackoffLimit(0).build();
+  }
+
+  /**
+   * A client for putting state in place (a test's given, a demo scenario): its requests are
+   * neither faulted nor recorded, and pods it creates keep the {@code status} they carry (a real
+   * API server resets it; {@code status.qosClass} is still filled in if absent).
+   */
+  public KubernetesClient seedClient() {
+    return seedClient;
+  }
+
+  /** Programmed answers for the next or every matching request. */
+  public FaultInjector faults() {
+    return dispatcher.faults();
+  }
+
+  /** The requests answered so far, for counting. */
+  public RequestJournal requests() {
+    return journal;
+  }
+
+  /** The stored pod, read without a request. */
+  public Optional<Pod> pod(String namespace, String name) {
+    return dispatcher.pod(namespace, name).map(ApiServerDouble::toPod);
+  }
+
+  /** Every stored pod, read without a request. */
+  public List<Pod> pods() {
+    return dispatcher.pods().stream().map(ApiServerDouble::toPod).toList();
+  }
+
+  /** How long {@link #start()} took, server and first client included. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  ApiServerDispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  private static Pod toPod(ObjectNode json) {
+    return Serialization.jsonMapper().convertValue(json, Pod.class);
+  }
+
+  @Override
+  public void close() {
+    extraClients.forEach(KubernetesClient::close);
+    seedClient.close();
+    server.destroy();
+  }
+}

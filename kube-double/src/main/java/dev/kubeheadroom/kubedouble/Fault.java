@@ -1,0 +1,76 @@
+package dev.kubeheadroom.kubedouble;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** A programmed answer that replaces (or delays) the API server's own. */
+public sealed interface Fault {
+
+  /**
+   * Answer with an error {@code Status} instead of processing the request; nothing changes.
+   * {@code {name}}, {@code {namespace}} and {@code {resource}} in the message are filled from the
+   * request.
+   */
+  record Respond(int code, String reason, String message) implements Fault {
+    public Respond {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+      if (code < 400 || code > 599) {
+        throw new IllegalArgumentException("code must be an HTTP error, got " + code);
+      }
+    }
+
+    ApiError toError(ApiRequest request) {
+      String text = message.replace("{name}", request.name())
+          .replace("{namespace}", request.namespace()).replace("{resource}", request.resource());
+      return new ApiError(code, reason, text, request.resource(), request.name(), "");
+    }
+  }
+
+  /**
+   * Process the request normally (its change is applied at once) but hold the answer back, as a
+   * slow or overloaded API server would.
+   */
+  record Delay(Duration delay) implements Fault {
+    public Delay {
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("delay must not be negative: " + delay);
+      }
+    }
+  }
+
+  /**
+   * The 403 a {@code limits.cpu} ResourceQuota gives an over-budget raise (design §6.4), e.g.
+   * {@code forbiddenByQuota("compute", "limits.cpu=2", "limits.cpu=4", "limits.cpu=5")}.
+   */
+  static Respond forbiddenByQuota(String quota, String requested, String used, String limited) {
+    return new Respond(403, "Forbidden", "{resource} \"{name}\" is forbidden: exceeded quota: "
+        + quota + ", requested: " + requested + ", used: " + used + ", limited: " + limited);
+  }
+
+  static Respond notFound() {
+    return new Respond(404, "NotFound", "{resource} \"{name}\" not found");
+  }
+
+  static Respond conflict() {
+    return new Respond(409, "Conflict", "Operation cannot be fulfilled on {resource} \"{name}\": "
+        + "the object has been modified; please apply your changes to the latest version and try again");
+  }
+
+  static Respond invalid(String detail) {
+    return new Respond(422, "Invalid", "Pod \"{name}\" is invalid: " + detail);
+  }
+
+  static Respond internalError() {
+    return new Respond(500, "InternalError", "Internal error occurred: injected by kube-double");
+  }
+
+  static Respond tooManyRequests() {
+    return new Respond(429, "TooManyRequests", "the server has received too many requests and has "
+        + "asked us to try again later");
+  }
+
+  static Delay delay(Duration delay) {
+    return new Delay(delay);
+  }
+}
