@@ -27,6 +27,7 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +66,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Kafka's server-side logger prefixes. Client loggers ({@code org.apache.kafka.clients}, {@code
    * org.apache.kafka.streams}) are left to the application.
    */
-  static final List<String> BROKER_LOGGERS =
+  public static final List<String> BROKER_LOGGERS =
       List.of(
           "kafka",
           "state.change.logger",
@@ -135,11 +136,23 @@ public final class EmbeddedKafka implements AutoCloseable {
         Ports ports = Ports.choose(config.port());
         Properties props = brokerProperties(logDir, ports.broker(), ports.controller());
         config.brokerOverrides().forEach(props::setProperty);
+        KafkaConfig kafkaConfig;
+        try {
+          kafkaConfig = KafkaConfig.fromProps(props, false);
+        } catch (ConfigException e) {
+          throw new EmbeddedKafkaException("invalid broker configuration: " + e.getMessage(), e);
+        }
         if (format) {
           format(dataDir, clusterId, props);
           format = false;
         }
-        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        KafkaRaftServer server;
+        try {
+          server = new KafkaRaftServer(kafkaConfig, Time.SYSTEM);
+        } catch (RuntimeException e) {
+          throw new EmbeddedKafkaException(
+              "Kafka cannot use its data in " + logDir + ": " + e.getMessage(), e);
+        }
         try {
           server.startup();
         } catch (RuntimeException e) {
@@ -231,9 +244,9 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Sets Kafka's server-side loggers to WARN for slf4j-simple ({@code
    * org.slf4j.simpleLogger.log.<prefix>=warn}), leaving alone any prefix the user already
    * configured. INFO logging roughly doubles the broker's start-up time and says nothing an
-   * operator needs. Has no effect with another slf4j backend: configure it there instead (the
-   * prefixes are {@code kafka}, {@code state.change.logger} and the {@code org.apache.kafka}
-   * server packages).
+   * operator needs. slf4j-simple fixes a logger's level when the logger is created, so call this
+   * early in {@code main} if Kafka classes may log before {@link #start} (which calls it itself).
+   * Has no effect with another slf4j backend: configure {@link #BROKER_LOGGERS} there instead.
    */
   public static void quietLogs() {
     for (String logger : BROKER_LOGGERS) {

@@ -217,6 +217,18 @@ class EmbeddedKafkaTest {
   }
 
   @Test
+  void anInvalidBrokerOverrideIsRejectedBeforeAnythingIsFormatted(@TempDir Path dir) {
+    EmbeddedKafkaConfig config =
+        EmbeddedKafkaConfig.ephemeral(dir).withBrokerProperty("log.retention.hours", "soon");
+
+    assertThatThrownBy(() -> EmbeddedKafka.start(config))
+        .isInstanceOf(EmbeddedKafkaException.class)
+        .hasMessageContaining("invalid broker configuration")
+        .hasMessageContaining("log.retention.hours");
+    assertThat(dir.resolve("kraft-logs")).doesNotExist();
+  }
+
+  @Test
   void bindsToLoopbackOnly() {
     Properties props = EmbeddedKafka.brokerProperties(Path.of("/tmp/x"), 1234, 5678);
     assertThat(props.getProperty("listeners"))
