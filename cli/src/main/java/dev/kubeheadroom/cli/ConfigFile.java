@@ -1,0 +1,44 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.projection.ConfigException;
+import dev.kubeheadroom.projection.ConfigProjection;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Reads a HeadroomConfig manifest (YAML or JSON) given with {@code --config}. */
+final class ConfigFile {
+  private ConfigFile() {}
+
+  static ClusterConfig read(Path file) {
+    if (file == null) {
+      return ClusterConfig.DEFAULTS;
+    }
+    GenericKubernetesResource object;
+    try (InputStream in = Files.newInputStream(file)) {
+      object = Serialization.unmarshal(in, GenericKubernetesResource.class);
+    } catch (NoSuchFileException e) {
+      throw new UserError("--config " + file + ": no such file");
+    } catch (IOException | RuntimeException e) {
+      throw new UserError("--config " + file + ": not a HeadroomConfig manifest (" + firstLine(e) + ")");
+    }
+    if (object == null || !"HeadroomConfig".equals(object.getKind())) {
+      throw new UserError("--config " + file + ": expected kind HeadroomConfig");
+    }
+    try {
+      return ConfigProjection.project(object);
+    } catch (ConfigException e) {
+      throw new UserError("--config " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static String firstLine(Exception e) {
+    String m = e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
+  }
+}

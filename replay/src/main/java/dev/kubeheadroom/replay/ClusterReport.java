@@ -1,0 +1,35 @@
+package dev.kubeheadroom.replay;
+
+import java.util.List;
+
+/**
+ * The end state of a run in the {@code simulate} output form (cli-contract.md): what
+ * {@code simulate} prints, and what {@code demo --output json} prints of its simulated API server.
+ */
+public record ClusterReport(List<PodLine> pods, List<NodeLine> nodes, Summary summary) {
+  public ClusterReport {
+    pods = List.copyOf(pods);
+    nodes = List.copyOf(nodes);
+  }
+
+  /** One live pod; containers in spec order (app containers, then sidecars). */
+  public record PodLine(String namespace, String name, String node, boolean managed,
+      List<ContainerLine> containers) {
+    public PodLine {
+      containers = List.copyOf(containers);
+    }
+  }
+
+  /** {@code limitMilli} 0 when the container has no CPU limit. */
+  public record ContainerLine(String name, long requestMilli, long limitMilli) {}
+
+  public record NodeLine(String name, long allocatableMilli, long slackMilli, double factor) {}
+
+  /**
+   * @param events well-formed input events
+   * @param malformed input lines skipped
+   * @param decisions decision records emitted
+   * @param patches container-limit changes applied
+   */
+  public record Summary(long events, long malformed, long decisions, long patches) {}
+}

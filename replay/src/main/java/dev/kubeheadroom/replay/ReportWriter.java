@@ -1,0 +1,42 @@
+package dev.kubeheadroom.replay;
+
+import dev.kubeheadroom.schemas.JsonCodec;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/** Prints a {@link ClusterReport}: the contract's JSON, or a table for people. */
+public final class ReportWriter {
+  private ReportWriter() {}
+
+  public static void json(ClusterReport report, PrintWriter out) {
+    out.println(JsonCodec.encodeToString(report));
+    out.flush();
+  }
+
+  public static void table(ClusterReport report, PrintWriter out) {
+    out.printf(Locale.ROOT, "%-24s %10s %10s %8s%n", "NODE", "ALLOCATABLE", "SLACK", "FACTOR");
+    for (ClusterReport.NodeLine n : report.nodes()) {
+      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%n", n.name(), milli(n.allocatableMilli()),
+          milli(n.slackMilli()), n.factor());
+    }
+    out.println();
+    out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n",
+        "NAMESPACE", "POD", "NODE", "MANAGED", "CONTAINER", "REQUEST", "LIMIT");
+    for (ClusterReport.PodLine p : report.pods()) {
+      for (ClusterReport.ContainerLine c : p.containers()) {
+        out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n", p.namespace(), p.name(),
+            p.node(), p.managed() ? "yes" : "no", c.name(), milli(c.requestMilli()),
+            c.limitMilli() == 0 ? "-" : milli(c.limitMilli()));
+      }
+    }
+    ClusterReport.Summary s = report.summary();
+    out.println();
+    out.printf(Locale.ROOT, "%d events (%d malformed), %d decisions, %d patches%n",
+        s.events(), s.malformed(), s.decisions(), s.patches());
+    out.flush();
+  }
+
+  static String milli(long value) {
+    return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";
+  }
+}

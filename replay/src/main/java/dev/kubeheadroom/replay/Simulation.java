@@ -1,0 +1,170 @@
+package dev.kubeheadroom.replay;
+
+import dev.kubeheadroom.policy.NodeStats;
+import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.projection.Malformed;
+import dev.kubeheadroom.projection.WatchEvent;
+import dev.kubeheadroom.projection.WatchLogItem;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologySettings;
+import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.topology.booking.NodeDecider;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code headroom simulate}: replays a Kubernetes watch log through the projection, the
+ * production topology and the pure policy, with a simulated actuator that applies each decision
+ * at once (as a resize would) and feeds the pod back. Deterministic: no broker, no cluster, no
+ * wall clock; time is the log's {@code at}.
+ */
+public final class Simulation {
+  /** How often progress is reported, in events. */
+  public static final long PROGRESS_EVERY = 100_000;
+  /** Upper bound on settle rounds after the log ends (each covers the max debounce delay). */
+  static final int MAX_SETTLE_ROUNDS = 1_000;
+
+  /** Where a run reports what it skipped and how far it got. */
+  public interface Observer {
+    Observer NONE = new Observer() {};
+
+    default void warning(String message) {}
+
+    default void progress(long events, long decisions) {}
+  }
+
+  private final ClusterConfig fallbackConfig;
+  private final Observer observer;
+
+  /** @param fallbackConfig used until (or unless) the log carries a HeadroomConfig */
+  public Simulation(ClusterConfig fallbackConfig, Observer observer) {
+    this.fallbackConfig = fallbackConfig;
+    this.observer = observer;
+  }
+
+  public ClusterReport run(Iterator<WatchLogItem> items) {
+    // Simulate always applies: dryRun in any config is ignored.
+    TopologySettings settings = new TopologySettings(Topics.defaults(),
+        TopologySettings.DEFAULT_TICK, c -> c.withDryRun(false));
+    long events = 0;
+    long malformed = 0;
+    long decisions = 0;
+    ReplayEngine engine = null;
+    ClusterModel model = null;
+    Consumer<String> warn = observer::warning;
+    try {
+      while (items.hasNext()) {
+        WatchLogItem item = items.next();
+        if (item instanceof Malformed bad) {
+          malformed++;
+          warn.accept("line " + bad.lineNumber() + ": " + bad.reason());
+          continue;
+        }
+        WatchEvent event = (WatchEvent) item;
+        if (engine == null) {
+          engine = new ReplayEngine(settings, TopologyListener.NONE, event.at());
+          engine.config(fallbackConfig);
+          model = new ClusterModel(engine, warn);
+        }
+        engine.advanceTo(event.at());
+        decisions += applyDecisions(engine, model);
+        model.apply(event);
+        events++;
+        if (events % PROGRESS_EVERY == 0) {
+          observer.progress(events, decisions);
+        }
+      }
+      if (engine == null) {
+        return new ClusterReport(List.of(), List.of(), new ClusterReport.Summary(0, malformed, 0, 0));
+      }
+      decisions += settle(engine, model);
+      return report(engine, model, new ClusterReport.Summary(events, malformed, decisions, model.patches()));
+    } finally {
+      if (engine != null) {
+        engine.close();
+      }
+    }
+  }
+
+  private static long applyDecisions(ReplayEngine engine, ClusterModel model) {
+    List<NodeDecision> ds = engine.drainDecisions();
+    for (NodeDecision d : ds) {
+      for (PodChange change : d.changes()) {
+        model.resize(change);
+      }
+    }
+    return ds.size();
+  }
+
+  /** After the last line the clock runs on until a whole max-delay window decides nothing. */
+  private static long settle(ReplayEngine engine, ClusterModel model) {
+    ClusterConfig config = engine.storedConfig();
+    Duration round = config.maxDebounceDelay().plus(config.debouncePeriod()).plus(engine.tick());
+    long total = 0;
+    for (int i = 0; i < MAX_SETTLE_ROUNDS; i++) {
+      engine.advance(round);
+      long n = applyDecisions(engine, model);
+      total += n;
+      if (n == 0) {
+        engine.advance(round); // feedback from the last round must also come to rest
+        long after = applyDecisions(engine, model);
+        total += after;
+        if (after == 0) {
+          break;
+        }
+      }
+    }
+    return total;
+  }
+
+  private static ClusterReport report(ReplayEngine engine, ClusterModel model, ClusterReport.Summary summary) {
+    ClusterConfig config = engine.storedConfig().withDryRun(false);
+    Instant now = engine.now();
+    Map<String, Boolean> managed = new HashMap<>();
+    List<ClusterReport.NodeLine> nodes = new ArrayList<>();
+    for (String node : engine.nodeNames()) {
+      NodeBooking booking = engine.booking(node);
+      Map<String, NodeDecider.PodView> views = NodeDecider.views(booking, config, engine::namespace, now);
+      List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
+      NodeStats stats = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs,
+          config.toPolicyConfig()).stats();
+      nodes.add(new ClusterReport.NodeLine(node, stats.allocatableMilli(), stats.slackMilli(), stats.factor()));
+      views.forEach((uid, v) -> managed.put(uid, v.whyNot() == null));
+    }
+    List<ClusterReport.PodLine> pods = new ArrayList<>();
+    for (PodSnapshot pod : model.pods().values()) {
+      pods.add(new ClusterReport.PodLine(pod.namespace(), pod.name(), pod.node(),
+          managed.getOrDefault(pod.uid(), false), containerLines(pod)));
+    }
+    pods.sort(Comparator.comparing(ClusterReport.PodLine::namespace).thenComparing(ClusterReport.PodLine::name));
+    return new ClusterReport(pods, nodes, summary);
+  }
+
+  /** App containers in spec order, then sidecars in spec order. */
+  static List<ClusterReport.ContainerLine> containerLines(PodSnapshot pod) {
+    List<ClusterReport.ContainerLine> lines = new ArrayList<>();
+    for (ContainerKind kind : List.of(ContainerKind.APP, ContainerKind.SIDECAR)) {
+      for (ContainerSnapshot c : pod.containers()) {
+        if (c.kind() == kind) {
+          lines.add(new ClusterReport.ContainerLine(c.name(), c.cpuRequestMilli(), c.cpuLimitMilli()));
+        }
+      }
+    }
+    return lines;
+  }
+}
