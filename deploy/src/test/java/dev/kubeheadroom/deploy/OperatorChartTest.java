@@ -199,6 +199,27 @@ class OperatorChartTest {
   }
 
   @Test
+  void withoutCertManagerTheWebhookUsesTheGivenSecretAndCaBundle() {
+    Rendered rendered = Charts.operator("webhook-own-cert.yaml");
+
+    MutatingWebhookConfiguration config = rendered.all(MutatingWebhookConfiguration.class).get(0);
+    assertThat(config.getMetadata().getAnnotations()).isNullOrEmpty();
+    assertThat(config.getWebhooks().get(0).getClientConfig().getCaBundle()).isEqualTo("Y2EtYnVuZGxl");
+    assertThat(rendered.generic("Issuer")).isEmpty();
+    assertThat(rendered.generic("Certificate")).isEmpty();
+    assertThat(rendered.deployment("webhook").getSpec().getTemplate().getSpec().getVolumes())
+        .filteredOn(v -> v.getSecret() != null)
+        .extracting(v -> v.getSecret().getSecretName())
+        .containsExactly("my-webhook-tls");
+  }
+
+  @Test
+  void withoutCertManagerTheWebhookNeedsACertSecret() {
+    assertThatThrownBy(() -> Charts.operator("webhook-without-cert.yaml"))
+        .hasMessageContaining("webhook.existingCertSecret and webhook.caBundle");
+  }
+
+  @Test
   void webhookCanBeTurnedOff() {
     Rendered rendered = Charts.operator("no-webhook.yaml");
 
