@@ -1,0 +1,318 @@
+{{/* Chart name, truncated to the 63 characters a label value allows. */}}
+{{- define "kube-headroom.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Release-qualified name; stage objects append -ingest, -topology, ... (kept short enough). */}}
+{{- define "kube-headroom.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 50 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "kube-headroom.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "kube-headroom.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "kube-headroom.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "kube-headroom.labels" -}}
+helm.sh/chart: {{ include "kube-headroom.chart" . }}
+{{ include "kube-headroom.selectorLabels" . }}
+app.kubernetes.io/version: {{ include "kube-headroom.tag" . | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: kube-headroom
+{{- end }}
+
+{{/* Labels of one stage's objects; takes (dict "root" $ "component" "ingest"). */}}
+{{- define "kube-headroom.componentLabels" -}}
+{{ include "kube-headroom.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "kube-headroom.componentSelectorLabels" -}}
+{{ include "kube-headroom.selectorLabels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "kube-headroom.tag" -}}
+{{- default .Chart.AppVersion .Values.image.tag }}
+{{- end }}
+
+{{- define "kube-headroom.image" -}}
+{{- printf "%s:%s" .Values.image.repository (include "kube-headroom.tag" .) }}
+{{- end }}
+
+{{/* Components that run: one "all-in-one", or the stages. */}}
+{{- define "kube-headroom.webhookComponent" -}}
+{{- if .Values.allInOne.enabled }}all-in-one{{ else }}webhook{{ end }}
+{{- end }}
+
+{{- define "kube-headroom.leaseName" -}}
+{{- printf "%s-ingest" (include "kube-headroom.fullname" .) }}
+{{- end }}
+
+{{- define "kube-headroom.metricsServiceName" -}}
+{{- printf "%s-metrics" (include "kube-headroom.fullname" .) }}
+{{- end }}
+
+{{- define "kube-headroom.webhookServiceName" -}}
+{{- printf "%s-webhook" (include "kube-headroom.fullname" .) }}
+{{- end }}
+
+{{/* Secret names are the runbook's (one operator per namespace). */}}
+{{- define "kube-headroom.metricsCertSecret" -}}metrics-server-cert{{- end }}
+{{- define "kube-headroom.webhookCertSecret" -}}
+{{- if .Values.certmanager.enable }}webhook-server-cert{{ else }}{{ .Values.webhook.existingCertSecret }}{{ end }}
+{{- end }}
+
+{{- define "kube-headroom.metricsCertPath" -}}/tmp/k8s-metrics-server/metrics-certs{{- end }}
+{{- define "kube-headroom.webhookCertPath" -}}/tmp/k8s-webhook-server/serving-certs{{- end }}
+{{- define "kube-headroom.stateDir" -}}/var/lib/headroom/state{{- end }}
+{{- define "kube-headroom.kafkaPropsDir" -}}/etc/headroom/kafka{{- end }}
+
+{{/* Configuration errors the chart can catch before anything reaches the cluster. */}}
+{{- define "kube-headroom.validate" -}}
+{{- if not .Values.kafka.bootstrapServers }}
+{{- fail "kafka.bootstrapServers is required" }}
+{{- end }}
+{{- if and .Values.metrics.certManagerTLS (not .Values.certmanager.enable) }}
+{{- fail "metrics.certManagerTLS=true needs certmanager.enable=true" }}
+{{- end }}
+{{- if and .Values.metrics.certManagerTLS (not .Values.metrics.secure) }}
+{{- fail "metrics.certManagerTLS=true needs metrics.secure=true" }}
+{{- end }}
+{{- if and .Values.webhook.enabled (not .Values.certmanager.enable) (or (not .Values.webhook.existingCertSecret) (not .Values.webhook.caBundle)) }}
+{{- fail "webhook.enabled without cert-manager needs webhook.existingCertSecret and webhook.caBundle" }}
+{{- end }}
+{{- if lt (int .Values.kafka.topics.partitions) 1 }}
+{{- fail "kafka.topics.partitions must be at least 1" }}
+{{- end }}
+{{- if lt (int .Values.kafka.topics.replicationFactor) 1 }}
+{{- fail "kafka.topics.replicationFactor must be at least 1" }}
+{{- end }}
+{{- end }}
+
+{{/*
+One Headroom container and the pod-level fields around it. Takes a dict:
+  root       the chart context ($)
+  component  ingest | topology | actuator | webhook | all-in-one
+  command    the headroom subcommand (ingest | topology | actuator | webhook | run)
+  stage      this component's values (replicas, resources)
+  lease      true: leader-elect on the ingest Lease
+  state      true: Kafka Streams state dir
+  webhook    true: serve the admission webhook
+*/}}
+{{- define "kube-headroom.podSpec" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+serviceAccountName: {{ printf "%s-%s" (include "kube-headroom.fullname" $root) .component }}
+automountServiceAccountToken: {{ ne .component "topology" }}
+{{- with $v.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+securityContext:
+  {{- toYaml $v.podSecurityContext | nindent 2 }}
+containers:
+  - name: headroom
+    image: {{ include "kube-headroom.image" $root }}
+    imagePullPolicy: {{ $v.image.pullPolicy }}
+    args:
+      - {{ .command }}
+      - --kafka-bootstrap-servers={{ $v.kafka.bootstrapServers }}
+      {{- if $v.kafka.clientProperties.secretName }}
+      - --kafka-client-properties={{ include "kube-headroom.kafkaPropsDir" $root }}/{{ $v.kafka.clientProperties.key }}
+      {{- end }}
+      - --topic-prefix={{ $v.kafka.topicPrefix }}
+      - --topic-create={{ $v.kafka.topics.create }}
+      - --topic-replication-factor={{ int $v.kafka.topics.replicationFactor }}
+      - --topic-partitions={{ int $v.kafka.topics.partitions }}
+      - --topic-retention={{ $v.kafka.topics.retention }}
+      - --health-port={{ int $v.health.port }}
+      - --metrics-port={{ int $v.metrics.port }}
+      - --metrics-secure={{ $v.metrics.secure }}
+      {{- if $v.metrics.certManagerTLS }}
+      - --metrics-cert-path={{ include "kube-headroom.metricsCertPath" $root }}
+      {{- end }}
+      {{- if .lease }}
+      - --leader-election-namespace={{ $root.Release.Namespace }}
+      - --leader-election-lease={{ include "kube-headroom.leaseName" $root }}
+      {{- end }}
+      {{- if .state }}
+      - --state-dir={{ include "kube-headroom.stateDir" $root }}
+      {{- end }}
+      {{- if .webhook }}
+      - --webhook-port={{ int $v.webhook.port }}
+      - --webhook-cert-dir={{ include "kube-headroom.webhookCertPath" $root }}
+      {{- end }}
+    env:
+      - name: HEADROOM_POD_NAME
+        valueFrom:
+          fieldRef:
+            fieldPath: metadata.name
+      - name: HEADROOM_POD_NAMESPACE
+        valueFrom:
+          fieldRef:
+            fieldPath: metadata.namespace
+      - name: JAVA_TOOL_OPTIONS
+        value: {{ $v.jvmOptions | quote }}
+    {{- with $v.kafka.envFromSecret }}
+    envFrom:
+      - secretRef:
+          name: {{ . }}
+    {{- end }}
+    ports:
+      - name: metrics
+        containerPort: {{ int $v.metrics.port }}
+        protocol: TCP
+      - name: health
+        containerPort: {{ int $v.health.port }}
+        protocol: TCP
+      {{- if .webhook }}
+      - name: webhook
+        containerPort: {{ int $v.webhook.port }}
+        protocol: TCP
+      {{- end }}
+    startupProbe:
+      httpGet:
+        path: /healthz
+        port: health
+      periodSeconds: 5
+      failureThreshold: 30
+    livenessProbe:
+      httpGet:
+        path: /healthz
+        port: health
+      periodSeconds: 10
+      timeoutSeconds: 3
+      failureThreshold: 3
+    readinessProbe:
+      httpGet:
+        path: /readyz
+        port: health
+      periodSeconds: 5
+      timeoutSeconds: 3
+      failureThreshold: 3
+    resources:
+      {{- toYaml .stage.resources | nindent 6 }}
+    securityContext:
+      {{- toYaml $v.securityContext | nindent 6 }}
+    volumeMounts:
+      - name: tmp
+        mountPath: /tmp
+      {{- if .state }}
+      - name: state
+        mountPath: {{ include "kube-headroom.stateDir" $root }}
+      {{- end }}
+      {{- if $v.kafka.clientProperties.secretName }}
+      - name: kafka-client
+        mountPath: {{ include "kube-headroom.kafkaPropsDir" $root }}
+        readOnly: true
+      {{- end }}
+      {{- if $v.metrics.certManagerTLS }}
+      - name: metrics-certs
+        mountPath: {{ include "kube-headroom.metricsCertPath" $root }}
+        readOnly: true
+      {{- end }}
+      {{- if .webhook }}
+      - name: webhook-certs
+        mountPath: {{ include "kube-headroom.webhookCertPath" $root }}
+        readOnly: true
+      {{- end }}
+volumes:
+  - name: tmp
+    emptyDir:
+      sizeLimit: 256Mi
+  {{- if .state }}
+  - name: state
+    emptyDir:
+      sizeLimit: {{ $v.topology.stateVolume.sizeLimit }}
+  {{- end }}
+  {{- if $v.kafka.clientProperties.secretName }}
+  - name: kafka-client
+    secret:
+      secretName: {{ $v.kafka.clientProperties.secretName }}
+  {{- end }}
+  {{- if $v.metrics.certManagerTLS }}
+  - name: metrics-certs
+    secret:
+      secretName: {{ include "kube-headroom.metricsCertSecret" $root }}
+  {{- end }}
+  {{- if .webhook }}
+  - name: webhook-certs
+    secret:
+      secretName: {{ include "kube-headroom.webhookCertSecret" $root }}
+  {{- end }}
+{{- with $v.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* A Deployment for one component; same dict as podSpec plus "replicas". */}}
+{{- define "kube-headroom.deployment" -}}
+{{- $root := .root -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ printf "%s-%s" (include "kube-headroom.fullname" $root) .component }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "kube-headroom.componentLabels" . | nindent 4 }}
+spec:
+  replicas: {{ int .stage.replicas }}
+  revisionHistoryLimit: 3
+  selector:
+    matchLabels:
+      {{- include "kube-headroom.componentSelectorLabels" . | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "kube-headroom.componentSelectorLabels" . | nindent 8 }}
+        {{- with $root.Values.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        kubectl.kubernetes.io/default-container: headroom
+        {{- with $root.Values.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      {{- include "kube-headroom.podSpec" . | nindent 6 }}
+{{- end }}
+
+{{/* The components this release runs, as a list of podSpec dicts (without root). */}}
+{{- define "kube-headroom.components" -}}
+{{- if .Values.allInOne.enabled }}
+- {component: all-in-one, command: run, values: allInOne, lease: true, state: true, webhook: {{ .Values.webhook.enabled }}}
+{{- else }}
+- {component: ingest, command: ingest, values: ingest, lease: true, state: false, webhook: false}
+- {component: topology, command: topology, values: topology, lease: false, state: true, webhook: false}
+- {component: actuator, command: actuator, values: actuator, lease: false, state: false, webhook: false}
+{{- if .Values.webhook.enabled }}
+- {component: webhook, command: webhook, values: webhook, lease: false, state: false, webhook: true}
+{{- end }}
+{{- end }}
+{{- end }}

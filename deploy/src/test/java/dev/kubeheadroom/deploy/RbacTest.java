@@ -1,0 +1,193 @@
+package dev.kubeheadroom.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.deploy.Charts.Rendered;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleRef;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * RBAC exactly as design §9.4 (plus the HeadroomConfig and Lease access the brief lists), and
+ * split by stage: each grant is written "group/resource verb".
+ */
+class RbacTest {
+  private static final String NS = Charts.NAMESPACE;
+  private static final String SA = "system:serviceaccount:" + NS + ":" + Charts.RELEASE + "-";
+
+  private static final Set<String> READS = grants(
+      "pods", "nodes", "namespaces", "limitranges",
+      "autoscaling.k8s.io/verticalpodautoscalers", "kube-headroom.dev/headroomconfigs");
+  private static final Set<String> EVENTS =
+      Set.of("events create", "events patch", "events.k8s.io/events create", "events.k8s.io/events patch");
+  private static final Set<String> LEASE =
+      Set.of("coordination.k8s.io/leases get", "coordination.k8s.io/leases create", "coordination.k8s.io/leases update");
+  private static final Set<String> STATUS =
+      Set.of("kube-headroom.dev/headroomconfigs/status update", "kube-headroom.dev/headroomconfigs/status patch");
+  private static final Set<String> PATCHES = Set.of("pods/resize patch", "pods patch");
+
+  /** Everything the whole release may do: the union of the above, nothing else. */
+  private static final Set<String> ALLOWED = union(READS, EVENTS, LEASE, STATUS, PATCHES);
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"defaults", "production.yaml", "all-in-one.yaml", "all-in-one-production.yaml"})
+  void releaseGrantsExactlyTheDesignedVerbs(String values) {
+    Rendered rendered = render(values);
+
+    Set<String> granted = new TreeSet<>();
+    rendered.all(ClusterRole.class).forEach(r -> granted.addAll(grants(r.getRules())));
+    rendered.all(Role.class).forEach(r -> granted.addAll(grants(r.getRules())));
+
+    assertThat(granted).isEqualTo(new TreeSet<>(ALLOWED));
+    assertThat(granted).doesNotContain("pods update", "pods delete", "pods create", "pods/resize update");
+    assertThat(granted).contains("pods/resize patch");
+  }
+
+  @Test
+  void noRuleUsesWildcardsOrNonResourceUrls() {
+    Rendered rendered = Charts.operator("production.yaml");
+    List<PolicyRule> rules = rendered.all(ClusterRole.class).stream()
+        .flatMap(r -> r.getRules().stream()).collect(Collectors.toList());
+    rendered.all(Role.class).forEach(r -> rules.addAll(r.getRules()));
+
+    assertThat(rules).isNotEmpty().allSatisfy(rule -> {
+      assertThat(rule.getVerbs()).doesNotContain("*");
+      assertThat(rule.getResources()).doesNotContain("*");
+      assertThat(rule.getApiGroups()).doesNotContain("*");
+      assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+    });
+  }
+
+  @Test
+  void eachStageServiceAccountHoldsOnlyWhatItsStageUses() {
+    Map<String, Set<String>> effective = effectiveGrants(Charts.operator());
+
+    assertThat(effective.get(SA + "ingest")).isEqualTo(union(READS, STATUS, EVENTS, LEASE));
+    assertThat(effective.get(SA + "actuator")).isEqualTo(union(PATCHES, EVENTS));
+    assertThat(effective.get(SA + "webhook")).isEqualTo(grants(
+        "namespaces", "limitranges", "kube-headroom.dev/headroomconfigs"));
+    assertThat(effective).doesNotContainKey(SA + "topology");
+  }
+
+  @Test
+  void allInOneServiceAccountHoldsTheUnion() {
+    Map<String, Set<String>> effective = effectiveGrants(Charts.operator("all-in-one.yaml"));
+
+    assertThat(effective).containsOnlyKeys(SA + "all-in-one");
+    assertThat(effective.get(SA + "all-in-one")).isEqualTo(ALLOWED);
+  }
+
+  @Test
+  void leaseAccessIsNamespacedAndGetUpdateAreLimitedToTheIngestLease() {
+    Rendered rendered = Charts.operator();
+
+    Role role = rendered.one(Role.class, Charts.RELEASE + "-leader-election");
+    assertThat(role.getMetadata().getNamespace()).isEqualTo(NS);
+    assertThat(role.getRules()).allSatisfy(rule -> {
+      if (rule.getVerbs().contains("get") || rule.getVerbs().contains("update")) {
+        assertThat(rule.getResourceNames()).containsExactly(Charts.RELEASE + "-ingest");
+      }
+    });
+    Deployment ingest = rendered.deployment("ingest");
+    assertThat(Rendered.flag(ingest, "--leader-election-lease")).contains(Charts.RELEASE + "-ingest");
+    assertThat(Rendered.flag(ingest, "--leader-election-namespace")).contains(NS);
+  }
+
+  @Test
+  void topologyRunsWithoutKubernetesCredentials() {
+    Rendered rendered = Charts.operator();
+
+    ServiceAccount sa = rendered.one(ServiceAccount.class, Charts.RELEASE + "-topology");
+    assertThat(sa.getAutomountServiceAccountToken()).isFalse();
+    assertThat(rendered.deployment("topology").getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
+        .isFalse();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"defaults", "all-in-one.yaml"})
+  void everyDeploymentRunsAsARenderedServiceAccount(String values) {
+    Rendered rendered = render(values);
+    Set<String> accounts = rendered.all(ServiceAccount.class).stream()
+        .map(sa -> sa.getMetadata().getName()).collect(Collectors.toSet());
+
+    assertThat(rendered.deployments()).isNotEmpty().allSatisfy(d ->
+        assertThat(accounts).contains(d.getSpec().getTemplate().getSpec().getServiceAccountName()));
+  }
+
+  // --- helpers ---
+
+  private static Rendered render(String values) {
+    return values.equals("defaults") ? Charts.operator() : Charts.operator(values);
+  }
+
+  /** Service account user name -> its grants, following every (Cluster)RoleBinding. */
+  private static Map<String, Set<String>> effectiveGrants(Rendered rendered) {
+    Map<String, List<PolicyRule>> roles = new HashMap<>();
+    rendered.all(ClusterRole.class).forEach(r -> roles.put("ClusterRole/" + r.getMetadata().getName(), r.getRules()));
+    rendered.all(Role.class).forEach(r -> roles.put("Role/" + r.getMetadata().getName(), r.getRules()));
+    Map<String, Set<String>> effective = new HashMap<>();
+    rendered.all(ClusterRoleBinding.class).forEach(b -> bind(effective, roles, b.getRoleRef(), b.getSubjects()));
+    rendered.all(RoleBinding.class).forEach(b -> bind(effective, roles, b.getRoleRef(), b.getSubjects()));
+    return effective;
+  }
+
+  private static void bind(
+      Map<String, Set<String>> effective, Map<String, List<PolicyRule>> roles, RoleRef ref, List<Subject> subjects) {
+    List<PolicyRule> rules = roles.get(ref.getKind() + "/" + ref.getName());
+    assertThat(rules).as("binding to a rendered %s %s", ref.getKind(), ref.getName()).isNotNull();
+    for (Subject s : subjects) {
+      assertThat(s.getKind()).isEqualTo("ServiceAccount");
+      effective.computeIfAbsent("system:serviceaccount:" + s.getNamespace() + ":" + s.getName(), k -> new TreeSet<>())
+          .addAll(grants(rules));
+    }
+  }
+
+  private static Set<String> grants(List<PolicyRule> rules) {
+    Set<String> out = new TreeSet<>();
+    for (PolicyRule rule : rules) {
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          for (String verb : rule.getVerbs()) {
+            out.add((group.isEmpty() ? "" : group + "/") + resource + " " + verb);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** get, list, watch on each resource ("group/resource", or a bare core resource). */
+  private static Set<String> grants(String... resources) {
+    Set<String> out = new TreeSet<>();
+    for (String resource : resources) {
+      for (String verb : List.of("get", "list", "watch")) {
+        out.add(resource + " " + verb);
+      }
+    }
+    return out;
+  }
+
+  @SafeVarargs
+  private static Set<String> union(Set<String>... sets) {
+    Set<String> out = new TreeSet<>();
+    for (Set<String> s : sets) {
+      out.addAll(s);
+    }
+    return out;
+  }
+}
