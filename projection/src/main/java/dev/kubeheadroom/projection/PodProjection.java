@@ -1,0 +1,346 @@
+package dev.kubeheadroom.projection;
+
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.OwnerRef;
+import dev.kubeheadroom.schemas.PodRemoved;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeStatus;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerResizePolicy;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * fabric8 {@link Pod} → {@link PodSnapshot} (pipeline.md "Records"). Pure and allocation-light:
+ * ingest calls it for every informer event and {@code simulate} for every watch-log line.
+ *
+ * <p>Rules, in the order a reader of a pod spec would apply them:
+ * <ul>
+ *   <li>An unbound pod (no {@code spec.nodeName}) has no node to book: empty.
+ *   <li>Containers: init containers first in spec order ({@code restartPolicy: Always} makes a
+ *       sidecar, otherwise init), then app containers.
+ *   <li>Per resource, a request that is absent while a limit is set defaults to the limit, as the
+ *       API server's defaulting does; CPU amounts are millicores ({@link CpuQuantity}).
+ *   <li>{@code memoryGuaranteed}: memory request and limit both set (after defaulting), non-zero
+ *       and exactly equal.
+ *   <li>{@code qosClass}: {@code status.qosClass}, or when absent (hand-written logs) computed the
+ *       way Kubernetes does ({@link #computeQosClass}).
+ *   <li>{@code kube-headroom.dev/max-cpu}: an unparseable value is kept raw in
+ *       {@code maxCpuInvalid} and ignored ({@code maxCpuMilli} 0), never an error.
+ *   <li>Resize: condition {@code PodResizePending} (reason Infeasible / Deferred) wins over
+ *       {@code PodResizeInProgress}; the pre-1.33 {@code status.resize} field is read when no
+ *       condition says anything.
+ * </ul>
+ * Pod-level resources ({@code spec.resources}, alpha in 1.32) are not read yet.
+ */
+public final class PodProjection {
+  static final String CPU = "cpu";
+  static final String MEMORY = "memory";
+  static final String QOS_GUARANTEED = "Guaranteed";
+  static final String QOS_BURSTABLE = "Burstable";
+  static final String QOS_BEST_EFFORT = "BestEffort";
+
+  private PodProjection() {}
+
+  /**
+   * The snapshot of a bound pod, or empty when it is not bound to a node yet.
+   *
+   * @param vpaControlsLimits whether a VerticalPodAutoscaler that controls limits targets this pod;
+   *     only the caller can resolve VPAs (see {@link VpaProjection})
+   * @throws ProjectionException when the pod is invalid (no name, namespace or uid; a CPU quantity
+   *     that does not parse)
+   */
+  public static Optional<PodSnapshot> project(Pod pod, boolean vpaControlsLimits) {
+    String node = nodeName(pod);
+    if (node == null) {
+      return Optional.empty();
+    }
+    ObjectMeta meta = pod.getMetadata();
+    requireIdentity(pod);
+    PodSpec spec = pod.getSpec();
+    PodStatus status = pod.getStatus();
+    try {
+      List<ContainerSnapshot> containers = containers(spec);
+      String qos = status == null ? null : status.getQosClass();
+      if (qos == null || qos.isEmpty()) {
+        qos = computeQosClass(pod);
+      }
+      Map<String, String> labels = meta.getLabels();
+      Map<String, String> annotations = meta.getAnnotations();
+      String mode = labels == null ? null : labels.get(HeadroomKeys.MODE_LABEL);
+      String maxCpuRaw = annotations == null ? null : annotations.get(HeadroomKeys.MAX_CPU_ANNOTATION);
+      long maxCpuMilli = 0;
+      String maxCpuInvalid = null;
+      if (maxCpuRaw != null) {
+        var parsed = CpuQuantity.tryParseMilli(maxCpuRaw);
+        if (parsed.isPresent()) {
+          maxCpuMilli = parsed.getAsLong();
+        } else {
+          maxCpuInvalid = maxCpuRaw;
+        }
+      }
+      return Optional.of(new PodSnapshot(
+          meta.getUid(),
+          meta.getNamespace(),
+          meta.getName(),
+          node,
+          status == null ? null : status.getPhase(),
+          qos,
+          meta.getResourceVersion(),
+          meta.getGeneration() == null ? 0 : Math.max(0, meta.getGeneration()),
+          mode,
+          maxCpuMilli,
+          maxCpuInvalid,
+          vpaControlsLimits,
+          owners(meta.getOwnerReferences()),
+          containers,
+          resizeStatus(status)));
+    } catch (IllegalArgumentException e) {
+      throw new ProjectionException(ref(pod) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The removal record for a deleted pod, or empty when it was never bound (nothing to remove). */
+  public static Optional<PodRemoved> removed(Pod pod) {
+    String node = nodeName(pod);
+    if (node == null) {
+      return Optional.empty();
+    }
+    requireIdentity(pod);
+    ObjectMeta meta = pod.getMetadata();
+    return Optional.of(new PodRemoved(meta.getUid(), meta.getNamespace(), meta.getName(), node));
+  }
+
+  /**
+   * The pod's QoS class computed as Kubernetes' {@code ComputePodQOS} does, from requests (after
+   * defaulting from limits) and limits of cpu and memory over app and init containers: nothing set
+   * → BestEffort; every container has non-zero cpu and memory limits and the summed requests equal
+   * the summed limits → Guaranteed; otherwise Burstable. Zero quantities count as unset.
+   */
+  public static String computeQosClass(Pod pod) {
+    PodSpec spec = pod.getSpec();
+    if (spec == null) {
+      return QOS_BEST_EFFORT;
+    }
+    BigDecimal[] requests = new BigDecimal[2]; // cpu, memory; null = none
+    BigDecimal[] limits = new BigDecimal[2];
+    boolean guaranteed = true;
+    boolean any = false;
+    for (List<Container> list : List.of(nullSafe(spec.getContainers()), nullSafe(spec.getInitContainers()))) {
+      for (Container c : list) {
+        ResourceRequirements r = c.getResources();
+        Map<String, Quantity> req = r == null ? null : r.getRequests();
+        Map<String, Quantity> lim = r == null ? null : r.getLimits();
+        boolean cpuLimit = false;
+        boolean memLimit = false;
+        for (int k = 0; k < 2; k++) {
+          String resource = k == 0 ? CPU : MEMORY;
+          BigDecimal limit = positive(lim, resource, c);
+          BigDecimal request = positive(req, resource, c);
+          if (request == null && (req == null || !req.containsKey(resource))) {
+            request = limit; // defaulting: an absent request takes the limit
+          }
+          if (request != null) {
+            requests[k] = requests[k] == null ? request : requests[k].add(request);
+            any = true;
+          }
+          if (limit != null) {
+            limits[k] = limits[k] == null ? limit : limits[k].add(limit);
+            any = true;
+            if (k == 0) {
+              cpuLimit = true;
+            } else {
+              memLimit = true;
+            }
+          }
+        }
+        if (!cpuLimit || !memLimit) {
+          guaranteed = false;
+        }
+      }
+    }
+    if (!any) {
+      return QOS_BEST_EFFORT;
+    }
+    if (guaranteed) {
+      for (int k = 0; k < 2; k++) {
+        boolean same = requests[k] == null
+            ? limits[k] == null
+            : limits[k] != null && requests[k].compareTo(limits[k]) == 0;
+        if (!same) {
+          guaranteed = false;
+        }
+      }
+    }
+    return guaranteed ? QOS_GUARANTEED : QOS_BURSTABLE;
+  }
+
+  private static List<ContainerSnapshot> containers(PodSpec spec) {
+    List<Container> init = nullSafe(spec.getInitContainers());
+    List<Container> app = nullSafe(spec.getContainers());
+    List<ContainerSnapshot> out = new ArrayList<>(init.size() + app.size());
+    for (Container c : init) {
+      ContainerKind kind = "Always".equals(c.getRestartPolicy()) ? ContainerKind.SIDECAR : ContainerKind.INIT;
+      out.add(container(c, kind));
+    }
+    for (Container c : app) {
+      out.add(container(c, ContainerKind.APP));
+    }
+    return out;
+  }
+
+  private static ContainerSnapshot container(Container c, ContainerKind kind) {
+    ResourceRequirements r = c.getResources();
+    Map<String, Quantity> req = r == null ? null : r.getRequests();
+    Map<String, Quantity> lim = r == null ? null : r.getLimits();
+    Quantity cpuLimitQ = lim == null ? null : lim.get(CPU);
+    Quantity cpuRequestQ = req == null ? null : req.get(CPU);
+    long cpuLimit = cpuLimitQ == null ? 0 : cpu(cpuLimitQ, c, "limits");
+    long cpuRequest = cpuRequestQ != null ? cpu(cpuRequestQ, c, "requests") : cpuLimit;
+    Quantity memLimitQ = lim == null ? null : lim.get(MEMORY);
+    Quantity memRequestQ = req == null ? null : req.get(MEMORY);
+    boolean memoryGuaranteed = false;
+    if (memLimitQ != null) {
+      BigDecimal memLimit = quantity(memLimitQ, c, "limits.memory");
+      BigDecimal memRequest = memRequestQ == null ? memLimit : quantity(memRequestQ, c, "requests.memory");
+      memoryGuaranteed = memLimit.signum() > 0 && memLimit.compareTo(memRequest) == 0;
+    }
+    boolean cpuRestarts = false;
+    List<ContainerResizePolicy> resizePolicy = c.getResizePolicy();
+    if (resizePolicy != null) {
+      for (ContainerResizePolicy p : resizePolicy) {
+        if (CPU.equals(p.getResourceName()) && "RestartContainer".equals(p.getRestartPolicy())) {
+          cpuRestarts = true;
+        }
+      }
+    }
+    return new ContainerSnapshot(c.getName(), kind, cpuRequest, cpuLimit, memoryGuaranteed, cpuRestarts);
+  }
+
+  private static long cpu(Quantity q, Container c, String where) {
+    try {
+      return CpuQuantity.parseMilli(q);
+    } catch (QuantityFormatException e) {
+      throw new IllegalArgumentException(
+          "container " + c.getName() + ": resources." + where + ".cpu: " + e.getMessage(), e);
+    }
+  }
+
+  private static BigDecimal quantity(Quantity q, Container c, String where) {
+    try {
+      return Quantities.parse(Quantities.text(q));
+    } catch (QuantityFormatException e) {
+      throw new IllegalArgumentException(
+          "container " + c.getName() + ": resources." + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The quantity when present and > 0, else null (Kubernetes' QoS code skips zero quantities). */
+  private static BigDecimal positive(Map<String, Quantity> list, String resource, Container c) {
+    Quantity q = list == null ? null : list.get(resource);
+    if (q == null) {
+      return null;
+    }
+    BigDecimal v = quantity(q, c, resource);
+    return v.signum() > 0 ? v : null;
+  }
+
+  static ResizeStatus resizeStatus(PodStatus status) {
+    if (status == null) {
+      return ResizeStatus.NONE;
+    }
+    boolean infeasible = false;
+    boolean deferred = false;
+    boolean inProgress = false;
+    List<PodCondition> conditions = status.getConditions();
+    if (conditions != null) {
+      for (PodCondition c : conditions) {
+        if (!"True".equals(c.getStatus())) {
+          continue;
+        }
+        if ("PodResizePending".equals(c.getType())) {
+          if ("Infeasible".equals(c.getReason())) {
+            infeasible = true;
+          } else if ("Deferred".equals(c.getReason())) {
+            deferred = true;
+          }
+        } else if ("PodResizeInProgress".equals(c.getType())) {
+          inProgress = true;
+        }
+      }
+    }
+    if (infeasible) {
+      return ResizeStatus.INFEASIBLE;
+    }
+    if (deferred) {
+      return ResizeStatus.DEFERRED;
+    }
+    if (inProgress) {
+      return ResizeStatus.IN_PROGRESS;
+    }
+    // Kubernetes 1.27–1.32 reported the same in status.resize (deprecated in 1.33).
+    String legacy = status.getResize();
+    if (legacy == null) {
+      return ResizeStatus.NONE;
+    }
+    return switch (legacy) {
+      case "Infeasible" -> ResizeStatus.INFEASIBLE;
+      case "Deferred" -> ResizeStatus.DEFERRED;
+      case "InProgress" -> ResizeStatus.IN_PROGRESS;
+      default -> ResizeStatus.NONE;
+    };
+  }
+
+  private static List<OwnerRef> owners(List<OwnerReference> refs) {
+    if (refs == null || refs.isEmpty()) {
+      return List.of();
+    }
+    List<OwnerRef> out = new ArrayList<>(refs.size());
+    for (OwnerReference r : refs) {
+      out.add(new OwnerRef(r.getKind(), r.getName(), r.getUid(), Boolean.TRUE.equals(r.getController())));
+    }
+    return out;
+  }
+
+  private static String nodeName(Pod pod) {
+    if (pod == null || pod.getSpec() == null) {
+      return null;
+    }
+    String node = pod.getSpec().getNodeName();
+    return node == null || node.isEmpty() ? null : node;
+  }
+
+  private static void requireIdentity(Pod pod) {
+    ObjectMeta meta = pod.getMetadata();
+    if (meta == null || isBlank(meta.getName()) || isBlank(meta.getNamespace())
+        || isBlank(meta.getUid())) {
+      throw new ProjectionException(ref(pod) + ": metadata.name, namespace and uid are required");
+    }
+  }
+
+  static String ref(Pod pod) {
+    ObjectMeta meta = pod == null ? null : pod.getMetadata();
+    return meta == null ? "Pod(?)" : "Pod(" + meta.getNamespace() + "/" + meta.getName() + ")";
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isEmpty();
+  }
+
+  private static <T> List<T> nullSafe(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}

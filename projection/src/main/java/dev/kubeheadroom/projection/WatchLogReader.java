@@ -1,0 +1,231 @@
+package dev.kubeheadroom.projection;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * Reads the {@code simulate} watch-log format (cli-contract.md): one JSON object per line,
+ * {@code {"type": "ADDED|MODIFIED|DELETED", "at": "<RFC 3339>", "object": {...}}}. Blank lines are
+ * skipped; a line without {@code at} takes the previous line's time (the start time, default the
+ * epoch, before any line had one). A line that cannot be read becomes a {@link Malformed} item
+ * with its line number and the reason; reading goes on.
+ *
+ * <p>Supported objects: {@code v1} Pod, Node, Namespace and LimitRange (bound to the fabric8
+ * model classes), {@code kube-headroom.dev/*} HeadroomConfig and {@code autoscaling.k8s.io/*}
+ * VerticalPodAutoscaler (as {@link GenericKubernetesResource}).
+ *
+ * <p>One shared Jackson mapper; each line is read once into a tree and the {@code object} subtree
+ * bound straight into its fabric8 class. Not thread-safe (one reader per log).
+ */
+public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
+
+  /** Thread-safe once configured; shared by every reader. */
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .build();
+
+  private final BufferedReader in;
+  private Instant lastAt;
+  private long lineNumber;
+  private WatchLogItem next;
+
+  /** Reads {@code in}; lines before the first {@code at} get the epoch. */
+  public WatchLogReader(BufferedReader in) {
+    this(in, Instant.EPOCH);
+  }
+
+  /** Reads {@code in}; lines before the first {@code at} get {@code startTime}. */
+  public WatchLogReader(BufferedReader in, Instant startTime) {
+    if (in == null || startTime == null) {
+      throw new IllegalArgumentException("reader and start time are required");
+    }
+    this.in = in;
+    this.lastAt = startTime;
+  }
+
+  /** Every item of a UTF-8 log file, lazily; close the stream to close the file. */
+  public static Stream<WatchLogItem> read(Path file) throws IOException {
+    return stream(Files.newBufferedReader(file, StandardCharsets.UTF_8));
+  }
+
+  /** Every item of {@code in}, lazily; closing the stream closes {@code in}. */
+  public static Stream<WatchLogItem> stream(BufferedReader in) {
+    WatchLogReader reader = new WatchLogReader(in);
+    return StreamSupport.stream(
+            Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL),
+            false)
+        .onClose(reader::closeQuietly);
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next != null) {
+      return true;
+    }
+    try {
+      String line;
+      while ((line = in.readLine()) != null) {
+        lineNumber++;
+        if (!line.isBlank()) {
+          next = parse(lineNumber, line);
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("watch log, after line " + lineNumber, e);
+    }
+  }
+
+  @Override
+  public WatchLogItem next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    WatchLogItem item = next;
+    next = null;
+    return item;
+  }
+
+  /** Parses one non-blank line, updating the inherited time when the line has a valid {@code at}. */
+  WatchLogItem parse(long number, String line) {
+    JsonNode root;
+    // Trailing tokens are checked here, not with FAIL_ON_TRAILING_TOKENS: that feature also fires
+    // inside fabric8's own deserializers (Quantity reads a sub-tree) and would refuse every Pod.
+    try (JsonParser parser = MAPPER.createParser(line)) {
+      root = MAPPER.readTree(parser);
+      if (parser.nextToken() != null) {
+        return new Malformed(number, "bad JSON: more than one value on the line");
+      }
+    } catch (JsonProcessingException e) {
+      return new Malformed(number, "bad JSON: " + oneLine(e.getOriginalMessage()));
+    } catch (IOException e) {
+      return new Malformed(number, "bad JSON: " + oneLine(e.getMessage()));
+    }
+    if (root == null || !root.isObject()) {
+      return new Malformed(number, "not a JSON object");
+    }
+    Instant at = lastAt;
+    JsonNode atNode = root.get("at");
+    if (atNode != null && !atNode.isNull()) {
+      if (!atNode.isTextual()) {
+        return new Malformed(number, "bad time: at must be an RFC 3339 string");
+      }
+      try {
+        at = OffsetDateTime.parse(atNode.textValue()).toInstant();
+      } catch (DateTimeParseException e) {
+        return new Malformed(number, "bad time \"" + oneLine(atNode.textValue()) + "\": not RFC 3339");
+      }
+      lastAt = at; // the next line without at takes this time, even if the rest of this one is bad
+    }
+    JsonNode typeNode = root.get("type");
+    if (typeNode == null || !typeNode.isTextual()) {
+      return new Malformed(number, "missing type (ADDED, MODIFIED or DELETED)");
+    }
+    WatchEvent.Type type = switch (typeNode.textValue()) {
+      case "ADDED" -> WatchEvent.Type.ADDED;
+      case "MODIFIED" -> WatchEvent.Type.MODIFIED;
+      case "DELETED" -> WatchEvent.Type.DELETED;
+      default -> null;
+    };
+    if (type == null) {
+      return new Malformed(number,
+          "unknown type \"" + oneLine(typeNode.textValue()) + "\" (ADDED, MODIFIED or DELETED)");
+    }
+    JsonNode object = root.get("object");
+    if (object == null || !object.isObject()) {
+      return new Malformed(number, "missing object");
+    }
+    JsonNode kindNode = object.get("kind");
+    JsonNode apiVersionNode = object.get("apiVersion");
+    if (kindNode == null || !kindNode.isTextual() || kindNode.textValue().isEmpty()) {
+      return new Malformed(number, "object has no kind");
+    }
+    String kind = kindNode.textValue();
+    String apiVersion = apiVersionNode == null || !apiVersionNode.isTextual() ? "" : apiVersionNode.textValue();
+    Class<? extends HasMetadata> target = targetClass(apiVersion, kind);
+    if (target == null) {
+      return new Malformed(number, "unsupported kind " + oneLine(kind)
+          + (apiVersion.isEmpty() ? " (no apiVersion)" : " (apiVersion " + oneLine(apiVersion) + ")"));
+    }
+    HasMetadata bound;
+    try {
+      bound = MAPPER.treeToValue(object, target);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+      return new Malformed(number, "bad " + kind + ": " + oneLine(msg));
+    }
+    if (bound.getMetadata() == null || bound.getMetadata().getName() == null) {
+      return new Malformed(number, kind + " has no metadata.name");
+    }
+    return new WatchEvent(number, type, at, bound);
+  }
+
+  /** The fabric8 class for an object, or null when the reader does not support it. */
+  static Class<? extends HasMetadata> targetClass(String apiVersion, String kind) {
+    switch (kind) {
+      case "Pod":
+        return "v1".equals(apiVersion) ? Pod.class : null;
+      case "Node":
+        return "v1".equals(apiVersion) ? Node.class : null;
+      case "Namespace":
+        return "v1".equals(apiVersion) ? Namespace.class : null;
+      case "LimitRange":
+        return "v1".equals(apiVersion) ? LimitRange.class : null;
+      case "HeadroomConfig":
+        return apiVersion.startsWith(HeadroomKeys.GROUP + "/") ? GenericKubernetesResource.class : null;
+      case "VerticalPodAutoscaler":
+        return apiVersion.startsWith(VpaProjection.GROUP + "/") ? GenericKubernetesResource.class : null;
+      default:
+        return null;
+    }
+  }
+
+  private static String oneLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    String flat = s.replaceAll("\\s+", " ").trim();
+    return flat.length() > 160 ? flat.substring(0, 157) + "..." : flat;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  private void closeQuietly() {
+    try {
+      in.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
