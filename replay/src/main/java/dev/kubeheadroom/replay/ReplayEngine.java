@@ -69,6 +69,7 @@ public final class ReplayEngine implements AutoCloseable {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "replay:0"); // never contacted
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put("processing.exception.handler.global.enabled", true);
     this.driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     this.now = start;
     StringSerializer keys = new StringSerializer();
