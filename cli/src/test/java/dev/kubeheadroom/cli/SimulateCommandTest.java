@@ -1,0 +1,101 @@
+package dev.kubeheadroom.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code headroom simulate} end to end: cli-contract.md, "headroom simulate". */
+class SimulateCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path tmp;
+
+  private static Path resource(String name) throws URISyntaxException {
+    return Path.of(SimulateCommandTest.class.getResource("/" + name).toURI());
+  }
+
+  @Test
+  void theContractExampleGivesTheContractAnswerInExactlyTheContractForm() throws Exception {
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("contract-example.jsonl").toString(),
+        "--output", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    JsonNode d = JSON.readTree(r.stdout());
+    assertThat(d.fieldNames()).toIterable().containsExactly("pods", "nodes", "summary");
+    assertThat(d.get("pods").get(0).fieldNames()).toIterable()
+        .containsExactly("namespace", "name", "node", "managed", "containers");
+    assertThat(d.get("pods").get(1).get("containers").toString()).isEqualTo(
+        "[{\"name\":\"app\",\"requestMilli\":2000,\"limitMilli\":4568},"
+            + "{\"name\":\"sidecar\",\"requestMilli\":500,\"limitMilli\":1142}]");
+    assertThat(d.get("pods").get(0).get("containers").get(0).get("limitMilli").asLong()).isEqualTo(2290);
+    assertThat(d.get("nodes").toString()).startsWith(
+        "[{\"name\":\"n1\",\"allocatableMilli\":8000,\"slackMilli\":4500,\"factor\":2.28");
+    assertThat(d.get("summary").toString())
+        .isEqualTo("{\"events\":6,\"malformed\":0,\"decisions\":2,\"patches\":4}");
+  }
+
+  @Test
+  void aMalformedLineIsReportedByNumberSkippedAndCounted() throws Exception {
+    List<String> lines = Files.readAllLines(resource("contract-example.jsonl"));
+    Path log = tmp.resolve("log.jsonl");
+    Files.write(log, List.of(lines.get(0), "{not json", "", lines.get(1),
+        "{\"type\":\"EXPLODED\",\"object\":{\"kind\":\"Pod\"}}", lines.get(2), lines.get(3), lines.get(4), lines.get(5)));
+    CliRun r = CliRun.run("simulate", "--watch-log", log.toString(), "--output", "json");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stderr()).contains("line 2:").contains("line 5:");
+    JsonNode d = JSON.readTree(r.stdout());
+    assertThat(d.get("summary").get("malformed").asInt()).isEqualTo(2);
+    assertThat(d.get("summary").get("events").asInt()).isEqualTo(6);
+    assertThat(d.get("pods")).hasSize(2);
+  }
+
+  @Test
+  void theShippedExamplePrintsATableForPeople() {
+    CliRun r = CliRun.run("simulate", "--watch-log", Path.of("../docs/examples/two-nodes.jsonl").toString(),
+        "--output", "table");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).contains("NODE", "FACTOR", "node-a", "web-1", "MANAGED")
+        .contains("12 events (0 malformed)");
+    // The unmanaged daemon keeps its own limit; managed pods got limits above their requests.
+    assertThat(r.stdout()).containsPattern("platform\\s+logs-1\\s+node-a\\s+no\\s+app\\s+2\\s+2");
+    assertThat(r.stdout()).containsPattern("shop\\s+web-1\\s+node-a\\s+yes\\s+app\\s+1\\s+7\\b");
+  }
+
+  @Test
+  void aMissingWatchLogIsOneLineAndExitCode2() {
+    CliRun r = CliRun.run("simulate", "--watch-log", tmp.resolve("nope.jsonl").toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr().strip()).isEqualTo("headroom simulate: --watch-log " + tmp.resolve("nope.jsonl") + ": no such file");
+    assertThat(r.stdout()).isEmpty();
+  }
+
+  @Test
+  void anInvalidConfigFileIsRefusedWithTheFieldNamed() throws IOException, URISyntaxException {
+    Path config = tmp.resolve("hcfg.yaml");
+    Files.writeString(config, "apiVersion: kube-headroom.dev/v1alpha1\nkind: HeadroomConfig\n"
+        + "metadata: {name: cluster}\nspec: {maxMultiplier: \"150\"}\n");
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("contract-example.jsonl").toString(),
+        "--config", config.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderr().lines().toList()).singleElement().asString()
+        .startsWith("headroom simulate: --config").contains("spec.maxMultiplier");
+  }
+
+  @Test
+  void aConfigFileChangesTheOutcome() throws Exception {
+    Path config = tmp.resolve("hcfg.yaml");
+    Files.writeString(config, "apiVersion: kube-headroom.dev/v1alpha1\nkind: HeadroomConfig\n"
+        + "metadata: {name: cluster}\nspec: {maxMultiplier: \"1.5\"}\n");
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("contract-example.jsonl").toString(),
+        "--config", config.toString(), "--output", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    JsonNode alpha = JSON.readTree(r.stdout()).get("pods").get(0);
+    assertThat(alpha.get("containers").get(0).get("limitMilli").asLong()).isEqualTo(1500);
+  }
+}
