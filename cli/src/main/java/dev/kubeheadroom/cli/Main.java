@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sets each container's CPU limit from how booked its node is.",
-    subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
+      TopologyCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,41 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * A resolved Kafka: bootstrap servers, the client properties every client gets, and the embedded
+ * broker this process runs, if any (closed last).
+ */
+record KafkaConnection(String bootstrapServers, Map<String, String> clientProperties, EmbeddedKafka embedded)
+    implements AutoCloseable {
+
+  KafkaConnection {
+    clientProperties = Map.copyOf(clientProperties);
+  }
+
+  boolean isEmbedded() {
+    return embedded != null;
+  }
+
+  /** Bootstrap servers plus the client properties, for any Kafka client. */
+  Map<String, Object> clientConfig() {
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return config;
+  }
+
+  Admin admin() {
+    return Admin.create(clientConfig());
+  }
+
+  @Override
+  public void close() {
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+}
