@@ -1,30 +1,18 @@
 package dev.kubeheadroom.replay;
 
-import dev.kubeheadroom.policy.NodeStats;
-import dev.kubeheadroom.policy.PodInput;
-import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.projection.Malformed;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.schemas.ClusterConfig;
-import dev.kubeheadroom.schemas.ContainerKind;
-import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
-import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import dev.kubeheadroom.topology.booking.NodeBooking;
-import dev.kubeheadroom.topology.booking.NodeDecider;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -133,38 +121,8 @@ public final class Simulation {
   }
 
   private static ClusterReport report(ReplayEngine engine, ClusterModel model, ClusterReport.Summary summary) {
-    ClusterConfig config = engine.storedConfig().withDryRun(false);
-    Instant now = engine.now();
-    Map<String, Boolean> managed = new HashMap<>();
-    List<ClusterReport.NodeLine> nodes = new ArrayList<>();
-    for (String node : engine.nodeNames()) {
-      NodeBooking booking = engine.booking(node);
-      Map<String, NodeDecider.PodView> views = NodeDecider.views(booking, config, engine::namespace, now);
-      List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
-      NodeStats stats = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs,
-          config.toPolicyConfig()).stats();
-      nodes.add(new ClusterReport.NodeLine(node, stats.allocatableMilli(), stats.slackMilli(), stats.factor()));
-      views.forEach((uid, v) -> managed.put(uid, v.whyNot() == null));
-    }
-    List<ClusterReport.PodLine> pods = new ArrayList<>();
-    for (PodSnapshot pod : model.pods().values()) {
-      pods.add(new ClusterReport.PodLine(pod.namespace(), pod.name(), pod.node(),
-          managed.getOrDefault(pod.uid(), false), containerLines(pod)));
-    }
-    pods.sort(Comparator.comparing(ClusterReport.PodLine::namespace).thenComparing(ClusterReport.PodLine::name));
-    return new ClusterReport(pods, nodes, summary);
-  }
-
-  /** App containers in spec order, then sidecars in spec order. */
-  static List<ClusterReport.ContainerLine> containerLines(PodSnapshot pod) {
-    List<ClusterReport.ContainerLine> lines = new ArrayList<>();
-    for (ContainerKind kind : List.of(ContainerKind.APP, ContainerKind.SIDECAR)) {
-      for (ContainerSnapshot c : pod.containers()) {
-        if (c.kind() == kind) {
-          lines.add(new ClusterReport.ContainerLine(c.name(), c.cpuRequestMilli(), c.cpuLimitMilli()));
-        }
-      }
-    }
-    return lines;
+    List<NodeBooking> bookings = engine.nodeNames().stream().map(engine::booking).toList();
+    return ClusterReports.build(bookings, model.pods().values(), engine::namespace,
+        engine.storedConfig().withDryRun(false), engine.now(), summary);
   }
 }
