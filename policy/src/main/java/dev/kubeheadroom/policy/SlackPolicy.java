@@ -53,30 +53,43 @@ public final class SlackPolicy {
 
   /** The quantized, capped target for one managed pod (policy.md steps 1–4). */
   static long target(PodInput pod, NodeStats stats, PolicyConfig config) {
+    return trace(pod, stats, config).targetMilli();
+  }
+
+  /** The steps to one managed pod's target (policy.md steps 1–4), for the target and explain. */
+  public static TargetTrace trace(PodInput pod, NodeStats stats, PolicyConfig config) {
     long request = pod.requestMilli();
     long slack = stats.slackMilli();
     long managedRequests = stats.managedRequestsMilli();
 
-    if (slack <= 0 || managedRequests <= 0) {
-      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
-      // off-grid request up to the next quantum would hand out slack the node does not have.
-      return request;
-    }
-    double proportional = (double) slack * request / managedRequests;
-    double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
-    long raw = request + roundHalfAwayFromZero(Math.max(proportional, floor));
-
     long hi = stats.allocatableMilli();
+    TargetTrace.Bound bound = TargetTrace.Bound.ALLOCATABLE;
     if (config.maxMultiplier() > 0) {
-      hi = Math.min(hi, roundHalfAwayFromZero(request * config.maxMultiplier()));
+      long byMultiplier = roundHalfAwayFromZero(request * config.maxMultiplier());
+      if (byMultiplier < hi) {
+        hi = byMultiplier;
+        bound = TargetTrace.Bound.MAX_MULTIPLIER;
+      }
     }
-    if (pod.userCapMilli() > 0) {
-      hi = Math.min(hi, pod.userCapMilli());
+    if (pod.userCapMilli() > 0 && pod.userCapMilli() < hi) {
+      hi = pod.userCapMilli();
+      bound = TargetTrace.Bound.USER_CAP;
     }
     hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
 
-    raw = Math.min(Math.max(raw, request), hi);
-    return quantize(raw, request, hi, config.quantumMilli());
+    if (slack <= 0 || managedRequests <= 0) {
+      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
+      // off-grid request up to the next quantum would hand out slack the node does not have.
+      return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, request);
+    }
+    double proportional = (double) slack * request / managedRequests;
+    double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
+    long burst = roundHalfAwayFromZero(Math.max(proportional, floor));
+    long raw = request + burst;
+    long clamped = Math.min(Math.max(raw, request), hi);
+    long target = quantize(clamped, request, hi, config.quantumMilli());
+    return new TargetTrace(request, true, proportional, floor, burst, raw, hi,
+        raw > hi ? bound : TargetTrace.Bound.NONE, target);
   }
 
   /** Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4). */
