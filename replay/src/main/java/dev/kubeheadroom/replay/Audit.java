@@ -1,0 +1,148 @@
+package dev.kubeheadroom.replay;
+
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologySettings;
+import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.topology.booking.PodEntry;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * {@code headroom audit}: replays the retained input topics up to a moment through the
+ * production topology (the event log is the source of truth) and answers what was in force then
+ * and why. Keeps the replay open for queries; close it when done.
+ */
+public final class Audit implements AutoCloseable {
+  /** How far a replay got, for progress output. */
+  public interface Progress {
+    Progress NONE = (records, at) -> {};
+
+    void replayed(long records, Instant at);
+  }
+
+  public static final long PROGRESS_EVERY = 100_000;
+
+  private final ReplayEngine engine;
+  private final Map<String, NodeDecision> lastDecision = new HashMap<>();
+  private final Map<String, ResizeOutcome> lastOutcome = new HashMap<>();
+  private long records;
+  private long decisions;
+
+  private Audit(ReplayEngine engine) {
+    this.engine = engine;
+  }
+
+  /** The topics a replay reads, ties broken in this order (config and namespaces first). */
+  public static List<String> inputTopics(Topics topics) {
+    return List.of(topics.config(), topics.namespaces(), topics.nodes(), topics.pods(), topics.outcomes());
+  }
+
+  /**
+   * Replays {@code history} (the {@link #inputTopics}) up to and including {@code at}.
+   *
+   * @throws IllegalArgumentException when {@code at} is before the retained history
+   */
+  public static Audit replay(TopicHistory history, Topics topics, Instant at, Progress progress) {
+    Instant first = history.peekTime();
+    if (first == null) {
+      throw new IllegalArgumentException("the topics under prefix " + topics.prefix() + " hold no history");
+    }
+    if (at.isBefore(first)) {
+      throw new IllegalArgumentException(at + " is before the retained history, which starts at " + first
+          + " (retention of the node-keyed topics is the audit window)");
+    }
+    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, first));
+    try {
+      Instant next;
+      while ((next = history.peekTime()) != null && !next.isAfter(at)) {
+        ConsumerRecord<String, byte[]> r = history.next();
+        audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
+        if (r.topic().equals(topics.outcomes()) && r.value() != null) {
+          audit.noteOutcome(r.value());
+        }
+        audit.drain();
+        if (++audit.records % PROGRESS_EVERY == 0) {
+          progress.replayed(audit.records, Instant.ofEpochMilli(r.timestamp()));
+        }
+      }
+      audit.engine.advanceTo(at);
+      audit.drain();
+      return audit;
+    } catch (RuntimeException e) {
+      audit.close();
+      throw e;
+    }
+  }
+
+  private void noteOutcome(byte[] value) {
+    try {
+      if (JsonCodec.decode(value, dev.kubeheadroom.schemas.NodeEvent.class) instanceof ResizeOutcome o) {
+        lastOutcome.put(o.podUid(), o);
+      }
+    } catch (SchemaException ignored) {
+      // the topology sends it to the dead-letter topic; nothing to remember here
+    }
+  }
+
+  private void drain() {
+    for (NodeDecision d : engine.drainDecisions()) {
+      decisions++;
+      for (PodChange c : d.changes()) {
+        lastDecision.put(c.uid(), d);
+      }
+    }
+  }
+
+  public long records() {
+    return records;
+  }
+
+  public long decisions() {
+    return decisions;
+  }
+
+  public Instant at() {
+    return engine.now();
+  }
+
+  /** The node and uid of the live pod {@code namespace/name}, if it was on a node then. */
+  public Optional<Map.Entry<String, String>> locate(String namespace, String name) {
+    for (String node : engine.nodeNames()) {
+      for (Map.Entry<String, PodEntry> e : engine.booking(node).pods().entrySet()) {
+        if (e.getValue().pod().namespace().equals(namespace) && e.getValue().pod().name().equals(name)) {
+          return Optional.of(Map.entry(node, e.getKey()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  public List<String> nodes() {
+    return engine.nodeNames();
+  }
+
+  public NodeBooking booking(String node) {
+    return engine.booking(node);
+  }
+
+  /** The explanation of one pod as of the replayed moment. */
+  public Explanation explain(String node, String uid) {
+    return Explanation.of(engine.booking(node), uid, engine.storedConfig(), engine::namespace, engine.now(),
+        Optional.ofNullable(lastDecision.get(uid)), Optional.ofNullable(lastOutcome.get(uid)));
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}

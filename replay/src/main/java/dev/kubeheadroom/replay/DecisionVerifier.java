@@ -1,0 +1,51 @@
+package dev.kubeheadroom.replay;
+
+import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Re-derives a recorded decision from the inputs it carries (every pod the policy saw and the
+ * knobs in force) with the pure policy, and says where the record and the re-derivation differ.
+ * The decisions topic is an audit log precisely because this must always find nothing.
+ */
+public final class DecisionVerifier {
+  private DecisionVerifier() {}
+
+  /** Differences, one line each; empty when the decision re-derives exactly. */
+  public static List<String> verify(NodeDecision d) {
+    List<String> problems = new ArrayList<>();
+    NodeResult result = SlackPolicy.computeNode(d.stats().allocatableMilli(), d.inputs(), d.config());
+    if (!result.stats().equals(d.stats())) {
+      problems.add("node stats: recorded " + d.stats() + ", re-derived " + result.stats());
+    }
+    Map<String, Decision> byUid = result.decisions().stream()
+        .collect(Collectors.toMap(Decision::key, Function.identity()));
+    long quantum = Math.max(d.config().quantumMilli(), 1);
+    for (PodChange c : d.changes()) {
+      Decision re = byUid.get(c.uid());
+      if (re == null) {
+        problems.add(c.namespace() + "/" + c.name() + ": not a managed input of the decision");
+      } else if (!re.apply() && !"qos-guard".equals(c.reason())) {
+        problems.add(c.namespace() + "/" + c.name() + ": recorded a change, re-derived " + re.reason().wireName());
+      } else if (re.targetLimitMilli() != c.targetMilli()
+          && re.targetLimitMilli() + quantum != c.targetMilli()) { // + one quantum: the QoS guard
+        problems.add(c.namespace() + "/" + c.name() + ": recorded target " + c.targetMilli()
+            + "m, re-derived " + re.targetLimitMilli() + "m");
+      }
+      long parts = c.containers().stream().mapToLong(t -> t.toMilli()).sum();
+      if (parts > c.targetMilli()) {
+        problems.add(c.namespace() + "/" + c.name() + ": container limits sum to " + parts
+            + "m, above the pod target " + c.targetMilli() + "m");
+      }
+    }
+    return problems;
+  }
+}

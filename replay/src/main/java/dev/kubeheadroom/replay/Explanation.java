@@ -1,0 +1,158 @@
+package dev.kubeheadroom.replay;
+
+import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.policy.TargetTrace;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.topology.booking.NodeDecider;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Why a pod has the limit it has: the node's booking (who booked it), the policy's arithmetic for
+ * the pod, the deadband, and the last decision and outcome that touched it. Built from the
+ * topology's own booking and the policy's own trace, so it cannot disagree with them.
+ */
+public record Explanation(
+    Instant at,
+    String node,
+    long allocatableMilli,
+    List<Booker> bookers,
+    long slackMilli,
+    long managedRequestsMilli,
+    int managedPods,
+    double factor,
+    PodSnapshot pod,
+    String notManagedBecause,
+    TargetTrace trace,
+    Decision decision,
+    PolicyConfig config,
+    Optional<NodeDecision> lastDecision,
+    Optional<ResizeOutcome> lastOutcome) {
+
+  /** One pod's booking on the node. */
+  public record Booker(String namespace, String name, long requestMilli, boolean managed, String whyNot) {}
+
+  /** Explains {@code podUid} on {@code booking} at {@code now}. */
+  public static Explanation of(NodeBooking booking, String podUid, ClusterConfig config,
+      Function<String, NamespaceInfo> namespaces, Instant now, Optional<NodeDecision> lastDecision,
+      Optional<ResizeOutcome> lastOutcome) {
+    Map<String, NodeDecider.PodView> views = NodeDecider.views(booking, config, namespaces, now);
+    List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
+    PolicyConfig policy = config.toPolicyConfig();
+    NodeResult result = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policy);
+    List<Booker> bookers = new ArrayList<>();
+    for (NodeDecider.PodView v : views.values()) {
+      PodSnapshot p = v.entry().pod();
+      bookers.add(new Booker(p.namespace(), p.name(), v.input().requestMilli(), v.whyNot() == null, v.whyNot()));
+    }
+    bookers.sort(Comparator.comparingLong(Booker::requestMilli).reversed()
+        .thenComparing(Booker::namespace).thenComparing(Booker::name));
+    NodeDecider.PodView view = views.get(podUid);
+    TargetTrace trace = view.whyNot() == null ? SlackPolicy.trace(view.input(), result.stats(), policy) : null;
+    Decision decision = result.decisions().stream().filter(d -> d.key().equals(podUid)).findFirst().orElse(null);
+    var s = result.stats();
+    return new Explanation(now, booking.node(), s.allocatableMilli(), bookers, s.slackMilli(),
+        s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), view.whyNot(),
+        trace, decision, policy, lastDecision, lastOutcome);
+  }
+
+  /** The explanation for a person. */
+  public void print(PrintWriter out) {
+    out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", pod.namespace(), pod.name(), node, at);
+    out.printf(Locale.ROOT, "  current limit: %s (request %s)%n",
+        limit(pod), cpu(pod.effectiveRequestMilli()));
+    out.println();
+    out.printf(Locale.ROOT, "Node %s: allocatable %s, booked by %d pods:%n", node, cpu(allocatableMilli), bookers.size());
+    for (Booker b : bookers) {
+      out.printf(Locale.ROOT, "  %-40s %8s  %s%n", b.namespace() + "/" + b.name(), cpu(b.requestMilli()),
+          b.managed() ? "managed" : "not managed (" + b.whyNot() + ")");
+    }
+    out.printf(Locale.ROOT, "  slack S = allocatable − Σ requests = %s%n", cpu(slackMilli));
+    out.printf(Locale.ROOT, "  managed requests M = %s over N = %d pods; factor F = 1 + S/M = %.2f%n",
+        cpu(managedRequestsMilli), managedPods, factor);
+    out.println();
+    if (notManagedBecause != null) {
+      out.printf(Locale.ROOT, "This pod is not managed (%s): Headroom leaves its limit alone.%n", notManagedBecause);
+      printHistory(out);
+      return;
+    }
+    long r = trace.requestMilli();
+    if (!trace.shared()) {
+      out.printf(Locale.ROOT, "Nothing to share (S = 0): target = request = %s%n", cpu(r));
+    } else {
+      out.printf(Locale.ROOT, "  proportional share  S·r/M = %s·%s/%s = %.1fm%n", cpu(slackMilli), cpu(r),
+          cpu(managedRequestsMilli), trace.proportionalMilli());
+      out.printf(Locale.ROOT, "  floor min(%s, S/N) = %.1fm%n", cpu(config.minBurstFloorMilli()), trace.floorMilli());
+      out.printf(Locale.ROOT, "  burst = max of the two (%s) = %s; request + burst = %s%n",
+          trace.floorWon() ? "the floor" : "the proportional share", cpu(trace.burstMilli()), cpu(trace.rawMilli()));
+      out.printf(Locale.ROOT, "  cap = %s%s%n", cpu(trace.capMilli()), switch (trace.boundBy()) {
+        case NONE -> " (not reached)";
+        case ALLOCATABLE -> " (node allocatable: bound)";
+        case MAX_MULTIPLIER -> " (request × maxMultiplier " + config.maxMultiplier() + ": bound)";
+        case USER_CAP -> " (max-cpu annotation / LimitRange max: bound)";
+      });
+    }
+    out.printf(Locale.ROOT, "  target (quantized to %dm) = %s%n", config.quantumMilli(), cpu(trace.targetMilli()));
+    if (decision != null) {
+      out.printf(Locale.ROOT, "  deadband: %s (grow %.0f%%, shrink %.0f%%)%n", describe(decision),
+          config.deadbandGrow() * 100, config.deadbandShrink() * 100);
+    }
+    printHistory(out);
+  }
+
+  private void printHistory(PrintWriter out) {
+    out.println();
+    lastDecision.ifPresentOrElse(
+        d -> d.changes().stream().filter(c -> c.uid().equals(pod.uid())).findFirst().ifPresent(c ->
+            out.printf(Locale.ROOT, "Last decision %s: %s → %s (%s, node factor %.2f%s)%n", d.at(),
+                cpu(c.fromMilli()), cpu(c.targetMilli()), c.reason(), d.stats().factor(), d.dryRun() ? ", dry-run" : "")),
+        () -> out.println("No decision has changed this pod's limit yet."));
+    lastOutcome.ifPresent(o -> out.printf(Locale.ROOT, "Last outcome %s: %s%s%n", o.at(), o.result().wireName(),
+        o.message().isEmpty() ? "" : " (" + o.message() + ")"));
+    out.flush();
+  }
+
+  private static String describe(Decision d) {
+    return switch (d.reason()) {
+      case UNCHANGED -> "target equals the current limit";
+      case SET -> "no limit yet: set";
+      case GROW -> "grows";
+      case SHRINK -> "shrinks";
+      case WITHIN_DEADBAND -> "within the deadband: left as is";
+      case QOS_GUARD -> "left alone to keep the pod Burstable";
+    };
+  }
+
+  private static String limit(PodSnapshot pod) {
+    long sum = 0;
+    for (var c : pod.limitBearingContainers()) {
+      if (c.cpuRequestMilli() > 0) {
+        if (c.cpuLimitMilli() == 0) {
+          return "none";
+        }
+        sum += c.cpuLimitMilli();
+      }
+    }
+    return cpu(sum);
+  }
+
+  static String cpu(long milli) {
+    return ReportWriter.milli(milli);
+  }
+}

@@ -1,0 +1,145 @@
+package dev.kubeheadroom.replay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The retained history of several topics as one stream in record-time order (a k-way merge over
+ * their partitions; each partition is already in order). Ties go to the earlier topic in the
+ * given list, then partition, then offset, so the order is a pure function of the topics' content.
+ * Reads up to the end offsets seen at start; buffers at most {@link #MAX_BUFFERED} per partition.
+ */
+public final class TopicHistory implements AutoCloseable {
+  static final int MAX_BUFFERED = 2_000;
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  private record Head(ConsumerRecord<String, byte[]> record, int topicRank) {}
+
+  private final Consumer<String, byte[]> consumer;
+  private final Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers = new HashMap<>();
+  private final Map<TopicPartition, Long> ends;
+  private final Map<String, Integer> rank = new HashMap<>();
+  private final Duration timeout;
+
+  /** @param consumer a consumer with no group (assignment only); closed with this history */
+  public TopicHistory(Consumer<String, byte[]> consumer, List<String> topics, Duration timeout) {
+    this.consumer = consumer;
+    this.timeout = timeout;
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (int i = 0; i < topics.size(); i++) {
+      rank.put(topics.get(i), i);
+      List<PartitionInfo> infos = consumer.partitionsFor(topics.get(i), timeout);
+      if (infos == null || infos.isEmpty()) {
+        throw new IllegalStateException("topic " + topics.get(i) + " does not exist");
+      }
+      infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+    }
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    this.ends = new HashMap<>(consumer.endOffsets(partitions, timeout));
+    for (TopicPartition tp : partitions) {
+      buffers.put(tp, new ArrayDeque<>());
+    }
+  }
+
+  /** The earliest record time still retained in any of the topics, if any record is. */
+  public java.util.Optional<Instant> earliest() {
+    fill();
+    return heads().stream().map(h -> Instant.ofEpochMilli(h.record().timestamp())).min(Comparator.naturalOrder());
+  }
+
+  /** The next record in time order, or null when every partition is read to its end. */
+  public ConsumerRecord<String, byte[]> next() {
+    fill();
+    Head best = null;
+    for (Head h : heads()) {
+      if (best == null || compare(h, best) < 0) {
+        best = h;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    ConsumerRecord<String, byte[]> r = best.record();
+    buffers.get(new TopicPartition(r.topic(), r.partition())).pollFirst();
+    return r;
+  }
+
+  /** Peeks at the next record's time without taking it. */
+  public Instant peekTime() {
+    fill();
+    return heads().stream().min(TopicHistory::compare)
+        .map(h -> Instant.ofEpochMilli(h.record().timestamp())).orElse(null);
+  }
+
+  private List<Head> heads() {
+    List<Head> heads = new ArrayList<>();
+    buffers.forEach((tp, q) -> {
+      if (!q.isEmpty()) {
+        heads.add(new Head(q.peekFirst(), rank.get(tp.topic())));
+      }
+    });
+    return heads;
+  }
+
+  private static int compare(Head a, Head b) {
+    int c = Long.compare(a.record().timestamp(), b.record().timestamp());
+    if (c == 0) {
+      c = Integer.compare(a.topicRank(), b.topicRank());
+    }
+    if (c == 0) {
+      c = Integer.compare(a.record().partition(), b.record().partition());
+    }
+    return c != 0 ? c : Long.compare(a.record().offset(), b.record().offset());
+  }
+
+  /** Polls until every partition not yet read to its end has at least one buffered record. */
+  private void fill() {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<TopicPartition> starving = new ArrayList<>();
+      List<TopicPartition> full = new ArrayList<>();
+      for (var e : buffers.entrySet()) {
+        TopicPartition tp = e.getKey();
+        boolean more = consumer.position(tp, timeout) < ends.get(tp);
+        if (e.getValue().isEmpty() && more) {
+          starving.add(tp);
+        }
+        if (e.getValue().size() >= MAX_BUFFERED || !more) {
+          full.add(tp);
+        }
+      }
+      if (starving.isEmpty()) {
+        return;
+      }
+      consumer.pause(full);
+      consumer.resume(starving);
+      ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+      for (ConsumerRecord<String, byte[]> r : records) {
+        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+        if (r.offset() < ends.get(tp)) {
+          buffers.get(tp).addLast(r);
+        }
+      }
+      if (records.isEmpty() && System.nanoTime() > deadline) {
+        throw new IllegalStateException("Kafka did not deliver " + starving + " within " + timeout);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    consumer.close();
+  }
+}
