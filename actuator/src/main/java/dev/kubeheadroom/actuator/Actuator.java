@@ -1,0 +1,382 @@
+package dev.kubeheadroom.actuator;
+
+import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
+import dev.kubeheadroom.actuator.ResizePatcher.Attempt;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.DeadLetter;
+import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.SchemaException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The actuator stage (pipeline.md): decisions in, resizes, annotations and events out to
+ * Kubernetes, outcomes back to Kafka.
+ *
+ * <p>One loop thread: poll {@code decisions} (consumer group, manual commits) → {@link Coalescer}
+ * (newest change per pod) → for each ready change whose node has a token in the
+ * {@link RateBudget} (a node out of tokens is skipped, never waited on) → {@link ResizePatcher}
+ * (or, for a dry-run decision, only the uid check) → {@link StatusAnnotator} → {@link
+ * EventRecorder} → {@link OutcomePublisher}. After each round the outcomes are flushed and only
+ * then are the offsets of fully handled records committed, so a crash re-reads every change
+ * without an outcome (and a re-read change whose pod is already at its target is not patched
+ * again). Transient API failures are retried per {@link RetryPolicy} without blocking the loop.
+ *
+ * <pre>{@code
+ * try (Actuator actuator = Actuator.start(settings, client, registry, Clock.systemUTC())) {
+ *   ... actuator.ready() ...
+ * }
+ * }</pre>
+ */
+public final class Actuator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Actuator.class);
+  /** A round of tries stops after this long so polling (and config) stay fresh. */
+  private static final Duration ROUND = Duration.ofMillis(500);
+  private static final Duration IDLE_POLL = Duration.ofMillis(200);
+  private static final int LIVE_REQUESTS = 4; // GET, resize, annotation, event
+  private static final int DRY_RUN_REQUESTS = 3; // GET, annotation, event
+
+  private final ActuatorSettings settings;
+  private final Clock clock;
+  private final LongSupplier ticker;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final ClusterConfigReader config;
+  private final OutcomePublisher publisher;
+  private final ResizePatcher patcher;
+  private final StatusAnnotator annotator;
+  private final EventRecorder events;
+  private final ActuatorMetrics metrics;
+  private final Coalescer coalescer = new Coalescer();
+  private final RateBudget budget;
+  private final Thread loop;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean running = true;
+  private volatile boolean ready;
+  private volatile Throwable failure;
+  private long lastPrune;
+
+  private Actuator(ActuatorSettings settings, KubernetesClient client, MeterRegistry registry,
+      Clock clock, LongSupplier ticker) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ticker = ticker;
+    this.metrics = new ActuatorMetrics(Objects.requireNonNull(registry, "registry"));
+    this.patcher = new ResizePatcher(client);
+    this.annotator = new StatusAnnotator(client);
+    this.events = new EventRecorder(client, clock, settings.instance());
+    this.config = new ClusterConfigReader(settings);
+    this.publisher = new OutcomePublisher(settings);
+    this.consumer = new KafkaConsumer<>(consumerConfig(settings), new StringDeserializer(),
+        new ByteArrayDeserializer());
+    this.budget = new RateBudget(config.current().rateLimits(), ticker);
+    this.loop = new Thread(this::run, "headroom-actuator");
+  }
+
+  /**
+   * Starts the loop thread. Topics must exist ({@code TopicBootstrap}). The client should be
+   * the process's one Kubernetes client; the actuator does not close it.
+   */
+  public static Actuator start(ActuatorSettings settings, KubernetesClient client,
+      MeterRegistry registry, Clock clock) {
+    Actuator actuator = new Actuator(settings, client, registry, clock, System::nanoTime);
+    actuator.loop.start();
+    return actuator;
+  }
+
+  static Map<String, Object> consumerConfig(ActuatorSettings settings) {
+    Map<String, Object> config = new HashMap<>(settings.common());
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-decisions");
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+    config.putAll(settings.clientProperties());
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    return config;
+  }
+
+  /** For probes: the config is read, the loop runs and nothing has failed. */
+  public boolean ready() {
+    return ready && running && failure == null;
+  }
+
+  /** What stopped the loop, if it failed. */
+  public Optional<Throwable> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  /** Blocks until the loop has ended (after {@link #close()}, or a failure); true if it did. */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Stops polling, lets the current try finish, flushes outcomes, commits what is handled and
+   * closes the Kafka clients. Changes not yet handled stay uncommitted for the next owner.
+   */
+  @Override
+  public void close() {
+    if (stopped.getCount() == 0) {
+      return;
+    }
+    running = false;
+    consumer.wakeup();
+    try {
+      if (!stopped.await(30, TimeUnit.SECONDS)) {
+        LOG.warn("Actuator loop did not stop within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---- the loop (all below runs on the loop thread) --------------------------------------------
+
+  private void run() {
+    try {
+      ClusterConfig initial = config.load(settings.configTimeout());
+      budget.update(initial.rateLimits());
+      consumer.subscribe(List.of(settings.topics().decisions()), new Rebalance());
+      ready = true;
+      LOG.info("Actuator started: group {}, decisions from {}, rate limits {}", settings.groupId(),
+          settings.topics().decisions(), initial.rateLimits());
+      while (running) {
+        config.poll().ifPresent(next -> {
+          LOG.info("Cluster config changed: rate limits {}", next.rateLimits());
+          budget.update(next.rateLimits());
+        });
+        take(consumer.poll(pollTimeout()));
+        round();
+        commit(coalescer.committable());
+        prune();
+      }
+    } catch (WakeupException e) {
+      if (running) {
+        failure = e;
+      }
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      LOG.error("Actuator failed; stopping", e);
+    } finally {
+      ready = false;
+      shutdown();
+      stopped.countDown();
+    }
+  }
+
+  private void shutdown() {
+    try {
+      publisher.flush();
+      commit(coalescer.committable());
+    } catch (RuntimeException e) {
+      LOG.warn("Could not commit on shutdown (the next owner re-reads those changes): {}", e.getMessage());
+    }
+    closeQuietly(consumer::close);
+    closeQuietly(config::close);
+    closeQuietly(publisher::close);
+    LOG.info("Actuator stopped");
+  }
+
+  private static void closeQuietly(Runnable close) {
+    try {
+      close.run();
+    } catch (RuntimeException e) {
+      LOG.debug("close failed", e);
+    }
+  }
+
+  /** Poll at once when work is ready, else until the next retry or a token is due. */
+  private Duration pollTimeout() {
+    long now = ticker.getAsLong();
+    long wait = IDLE_POLL.toNanos();
+    for (PodWork work : coalescer.ready(now)) {
+      wait = Math.min(wait, budget.nanosUntilAvailable(work.node(), cost(work)));
+    }
+    long nextRetry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
+    if (nextRetry != Long.MAX_VALUE) {
+      wait = Math.min(wait, nextRetry - now);
+    }
+    return Duration.ofNanos(Math.max(0, wait));
+  }
+
+  private void take(Iterable<ConsumerRecord<String, byte[]>> records) {
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+      NodeDecision decision;
+      try {
+        decision = HeadroomSerdes.decisions().deserialize(record.topic(), record.value());
+      } catch (SchemaException | IllegalArgumentException e) {
+        decision = null;
+        deadLetter(record, e.getMessage());
+      }
+      if (decision == null) {
+        coalescer.skip(tp, record.offset());
+      } else {
+        coalescer.add(tp, record.offset(), decision);
+      }
+    }
+  }
+
+  private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
+    LOG.warn("Unreadable decision at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
+    metrics.deadLetter();
+    publisher.deadLetter(new DeadLetter(record.topic(), record.partition(), record.offset(),
+        record.key(), reason,
+        record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8),
+        clock.instant()));
+  }
+
+  /** Tries every ready change whose node has a token, then flushes and releases them. */
+  private void round() {
+    long started = ticker.getAsLong();
+    List<PodWork> handled = new ArrayList<>();
+    for (PodWork work : coalescer.ready(started)) {
+      if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
+        break;
+      }
+      if (!budget.tryAcquire(work.node(), cost(work))) {
+        continue; // this node waits for its bucket; the others go on
+      }
+      if (tryOnce(work)) {
+        handled.add(work);
+      }
+    }
+    if (!handled.isEmpty()) {
+      publisher.flush();
+      handled.forEach(coalescer::handled);
+    }
+  }
+
+  private static int cost(PodWork work) {
+    return work.dryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS;
+  }
+
+  /** One try; true when it ended with an outcome, false when it will be retried. */
+  private boolean tryOnce(PodWork work) {
+    Verdict verdict;
+    boolean patchSent;
+    if (work.dryRun()) {
+      verdict = patcher.verify(work);
+      patchSent = false;
+    } else {
+      Timer.Sample sample = Timer.start();
+      Attempt attempt = patcher.resize(work);
+      if (attempt.patchSent()) {
+        sample.stop(metrics.patch());
+      }
+      verdict = attempt.verdict();
+      patchSent = attempt.patchSent();
+    }
+    int tries = work.attempt() + 1;
+    OutcomeResult result;
+    String message;
+    if (verdict instanceof Verdict.Final f) {
+      result = f.result();
+      message = f.message();
+    } else {
+      Verdict.Transient t = (Verdict.Transient) verdict;
+      if (settings.retry().allowsAnotherAfter(tries)) {
+        Duration delay = settings.retry().delayAfter(tries);
+        LOG.debug("{}: transient failure (try {}), retrying in {} ms: {}", work.describe(), tries,
+            delay.toMillis(), t.message());
+        coalescer.retryLater(work, ticker.getAsLong() + delay.toNanos());
+        return false;
+      }
+      result = OutcomeResult.ERROR;
+      message = "gave up after " + tries + " tries: " + t.message();
+    }
+    finish(work, result, message, patchSent);
+    return true;
+  }
+
+  private void finish(PodWork work, OutcomeResult result, String message, boolean patchSent) {
+    String ns = work.change().namespace();
+    String name = work.change().name();
+    boolean noop = result == OutcomeResult.APPLIED && !patchSent;
+    if (result == OutcomeResult.APPLIED || result == OutcomeResult.DRY_RUN) {
+      if (!annotator.annotate(work)) {
+        metrics.annotationFailed();
+      }
+      metrics.podLimit(ns, name, work.change().targetMilli());
+    } else if (result == OutcomeResult.GONE) {
+      metrics.podGone(ns, name);
+    }
+    if (!noop && !events.record(work, result, message)) {
+      metrics.eventFailed();
+    }
+    if (result != OutcomeResult.APPLIED && result != OutcomeResult.DRY_RUN) {
+      LOG.debug("{} on {}: {} ({})", work.describe(), work.node(), result.wireName(), message);
+    }
+    metrics.outcome(result);
+    publisher.publish(new ResizeOutcome(work.node(), work.uid(), ns, name, result,
+        work.change().targetMilli(), clock.instant(), message));
+  }
+
+  private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    if (offsets.isEmpty()) {
+      return;
+    }
+    consumer.commitSync(offsets);
+    coalescer.committed(offsets);
+  }
+
+  private void prune() {
+    long now = ticker.getAsLong();
+    if (now - lastPrune > Duration.ofSeconds(10).toNanos()) {
+      budget.forgetIdleNodes();
+      lastPrune = now;
+    }
+  }
+
+  /** Commits what is handled before a partition leaves; drops its pending changes. */
+  private final class Rebalance implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      try {
+        publisher.flush();
+        commit(coalescer.committable(partitions));
+      } catch (RuntimeException e) {
+        LOG.warn("Could not commit revoked partitions {}: {}", partitions, e.getMessage());
+      }
+      coalescer.revoke(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      LOG.info("Assigned decisions partitions {}", partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      coalescer.revoke(partitions);
+    }
+  }
+}

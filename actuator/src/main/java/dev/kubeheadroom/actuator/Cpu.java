@@ -1,0 +1,33 @@
+package dev.kubeheadroom.actuator;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/** CPU quantities in the forms the API server, the annotation and the event note use. */
+final class Cpu {
+  private Cpu() {}
+
+  /** The API server's canonical form: whole cores without a suffix ({@code 2}), else {@code 1500m}. */
+  static String canonical(long milli) {
+    return milli % 1000 == 0 ? Long.toString(milli / 1000) : milli + "m";
+  }
+
+  /** Always millicores, as the status annotation and event note show them: {@code 8000m}. */
+  static String milli(long milli) {
+    return milli + "m";
+  }
+
+  /** Cores without trailing zeros: {@code 8}, {@code 8.5}, {@code 0.25}. */
+  static String cores(long milli) {
+    return BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
+  }
+
+  /** A quantity in millicores (rounded up, as the API server rounds CPU); null is 0. */
+  static long toMilli(Quantity quantity) {
+    if (quantity == null) {
+      return 0;
+    }
+    return quantity.getNumericalAmount().movePointRight(3).setScale(0, RoundingMode.UP).longValueExact();
+  }
+}

@@ -1,0 +1,127 @@
+package dev.kubeheadroom.actuator;
+
+import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * The API write budget (design §6.2c, §7): a token bucket per node ({@code
+ * perNodePatchesPerSecond}, burst one second's worth) and one global bucket ({@code clientQps},
+ * burst {@code clientBurst}) counting API requests. Pure: time comes from an injected nanosecond
+ * ticker; single-threaded.
+ *
+ * <p>A node out of tokens never holds up another node: callers ask per node and move on.
+ */
+final class RateBudget {
+  private final LongSupplier nanoTicker;
+  private final Map<String, Bucket> nodes = new HashMap<>();
+  private RateLimits limits;
+  private Bucket global;
+
+  RateBudget(RateLimits limits, LongSupplier nanoTicker) {
+    this.nanoTicker = Objects.requireNonNull(nanoTicker, "nanoTicker");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.global = Bucket.full(limits.clientQps(), limits.clientBurst(), nanoTicker.getAsLong());
+  }
+
+  /** New limits from the cluster config; tokens already earned are kept up to the new burst. */
+  void update(RateLimits next) {
+    Objects.requireNonNull(next, "limits");
+    if (next.equals(limits)) {
+      return;
+    }
+    long now = nanoTicker.getAsLong();
+    limits = next;
+    global = global.resized(next.clientQps(), next.clientBurst(), now);
+    nodes.replaceAll((node, bucket) -> bucket.resized(next.perNodePatchesPerSecond(), nodeBurst(next), now));
+  }
+
+  RateLimits limits() {
+    return limits;
+  }
+
+  /**
+   * Takes one patch token of {@code node} and {@code requests} global tokens if both are
+   * available now; otherwise takes nothing.
+   */
+  boolean tryAcquire(String node, int requests) {
+    long now = nanoTicker.getAsLong();
+    Bucket bucket = nodeBucket(node, now).refilled(now);
+    Bucket g = global.refilled(now);
+    double cost = globalCost(requests);
+    boolean granted = bucket.has(1) && g.has(cost);
+    nodes.put(node, granted ? bucket.take(1) : bucket);
+    global = granted ? g.take(cost) : g;
+    return granted;
+  }
+
+  /** Nanoseconds until {@link #tryAcquire} for {@code node} could succeed (0: now). */
+  long nanosUntilAvailable(String node, int requests) {
+    long now = nanoTicker.getAsLong();
+    Bucket bucket = nodeBucket(node, now).refilled(now);
+    return Math.max(bucket.nanosUntil(1), global.refilled(now).nanosUntil(globalCost(requests)));
+  }
+
+  /** Drops node buckets that are full again (an idle node costs no memory). */
+  void forgetIdleNodes() {
+    long now = nanoTicker.getAsLong();
+    nodes.values().removeIf(b -> b.refilled(now).has(b.capacity));
+  }
+
+  int trackedNodes() {
+    return nodes.size();
+  }
+
+  /** A try costing more than the whole burst could never run: it waits for a full bucket. */
+  private double globalCost(int requests) {
+    return Math.min(Math.max(requests, 1), limits.clientBurst());
+  }
+
+  private Bucket nodeBucket(String node, long now) {
+    Bucket bucket = nodes.get(node);
+    return bucket != null ? bucket : Bucket.full(limits.perNodePatchesPerSecond(), nodeBurst(limits), now);
+  }
+
+  /** One second's worth of patches, at least one. */
+  private static double nodeBurst(RateLimits limits) {
+    return Math.max(1.0, limits.perNodePatchesPerSecond());
+  }
+
+  /** An immutable token bucket: {@code tokens} as of {@code at}. */
+  private record Bucket(double perSecond, double capacity, double tokens, long at) {
+    static Bucket full(double perSecond, double capacity, long now) {
+      return new Bucket(perSecond, capacity, capacity, now);
+    }
+
+    Bucket refilled(long now) {
+      if (now <= at) {
+        return this;
+      }
+      double earned = (now - at) / 1e9 * perSecond;
+      return new Bucket(perSecond, capacity, Math.min(capacity, tokens + earned), now);
+    }
+
+    Bucket take(double n) {
+      return new Bucket(perSecond, capacity, tokens - n, at);
+    }
+
+    Bucket resized(double newPerSecond, double newCapacity, long now) {
+      Bucket current = refilled(now);
+      return new Bucket(newPerSecond, newCapacity, Math.min(newCapacity, current.tokens), now);
+    }
+
+    /** Float arithmetic may leave 0.999999 after exactly one token's worth of time. */
+    boolean has(double n) {
+      return tokens + 1e-9 >= n;
+    }
+
+    long nanosUntil(double n) {
+      if (has(n)) {
+        return 0;
+      }
+      return (long) Math.ceil((n - tokens) / perSecond * 1e9);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package dev.kubeheadroom.actuator;
+
+import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
+import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One resize try (design §9.4): read the pod, refuse a pod whose uid differs from the decision's
+ * (a replacement with the same name is {@code gone}, never patched), then server-side apply on
+ * {@code pods/resize} as field manager {@code headroom} carrying only
+ * {@code spec.containers[*].resources.limits.cpu}.
+ *
+ * <p>The apply carries the limit of every container Headroom owns on the pod, not only the
+ * changed ones: an apply that omits a leaf its manager applied before removes it (and a CPU limit
+ * cannot be removed, so the server would answer 422). Owned = every regular container with a CPU
+ * request > 0 and a CPU limit: the decision's value for changed containers, the current one for
+ * the rest.
+ *
+ * <p>Sidecars (restartable init containers) are left out: the API server double refuses
+ * init-container resizes (a real 1.35 server accepts them), so a change naming only sidecars ends
+ * in {@code error}, and sidecars in a mixed change are skipped.
+ */
+final class ResizePatcher {
+  static final String RESIZE = "resize";
+
+  private static final PatchContext APPLY = new PatchContext.Builder()
+      .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(HeadroomKeys.FIELD_MANAGER)
+      .withForce(true).build();
+
+  private final KubernetesClient client;
+
+  ResizePatcher(KubernetesClient client) {
+    this.client = Objects.requireNonNull(client, "client");
+  }
+
+  /** What one try did: the verdict, and whether a resize request was sent. */
+  record Attempt(Verdict verdict, boolean patchSent) {}
+
+  /** Reads the pod and checks it is the one the decision named; an ended verdict if not. */
+  Verdict verify(PodWork work) {
+    try {
+      Pod pod = read(work);
+      Verdict gone = goneUnlessSame(work, pod);
+      return gone != null ? gone : new Verdict.Final(OutcomeResult.DRY_RUN, "");
+    } catch (KubernetesClientException e) {
+      return OutcomeClassifier.classify(e);
+    }
+  }
+
+  Attempt resize(PodWork work) {
+    Pod pod;
+    try {
+      pod = read(work);
+    } catch (KubernetesClientException e) {
+      return new Attempt(OutcomeClassifier.classify(e), false);
+    }
+    Verdict gone = goneUnlessSame(work, pod);
+    if (gone != null) {
+      return new Attempt(gone, false);
+    }
+    Body body = body(work, pod);
+    if (body.changed().isEmpty()) {
+      return new Attempt(new Verdict.Final(OutcomeResult.ERROR, body.problem()), false);
+    }
+    if (body.alreadyAtTarget()) {
+      return new Attempt(new Verdict.Final(OutcomeResult.APPLIED, "already at target"), false);
+    }
+    try {
+      client.pods().inNamespace(work.change().namespace()).resource(body.pod())
+          .subresource(RESIZE).patch(APPLY);
+      return new Attempt(new Verdict.Final(OutcomeResult.APPLIED, body.problem()), true);
+    } catch (KubernetesClientException e) {
+      return new Attempt(OutcomeClassifier.classify(e), true);
+    }
+  }
+
+  private Pod read(PodWork work) {
+    return client.pods().inNamespace(work.change().namespace()).withName(work.change().name()).get();
+  }
+
+  private static Verdict goneUnlessSame(PodWork work, Pod pod) {
+    if (pod == null) {
+      return new Verdict.Final(OutcomeResult.GONE, "pod not found");
+    }
+    String uid = pod.getMetadata().getUid();
+    if (!work.uid().equals(uid)) {
+      return new Verdict.Final(OutcomeResult.GONE,
+          "pod was replaced: uid is " + uid + ", the decision named " + work.uid());
+    }
+    return null;
+  }
+
+  /**
+   * The apply body.
+   *
+   * @param pod the minimal pod to apply
+   * @param changed names of the changed containers it carries
+   * @param alreadyAtTarget every changed container already has its target (a re-delivered change)
+   * @param problem what was left out and why ("" if nothing)
+   */
+  record Body(Pod pod, List<String> changed, boolean alreadyAtTarget, String problem) {}
+
+  static Body body(PodWork work, Pod current) {
+    Map<String, Long> targets = new LinkedHashMap<>();
+    for (ContainerTarget t : work.change().containers()) {
+      targets.put(t.name(), t.toMilli());
+    }
+    List<Container> applied = new ArrayList<>();
+    List<String> changed = new ArrayList<>();
+    boolean atTarget = true;
+    for (Container c : current.getSpec().getContainers()) {
+      Long target = targets.remove(c.getName());
+      long limit = Cpu.toMilli(limit(c.getResources(), "cpu", true));
+      if (target != null) {
+        changed.add(c.getName());
+        atTarget &= limit == target;
+        applied.add(cpuLimit(c.getName(), target));
+      } else if (Cpu.toMilli(limit(c.getResources(), "cpu", false)) > 0 && limit > 0) {
+        applied.add(cpuLimit(c.getName(), limit));
+      }
+    }
+    List<String> sidecars = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (String name : targets.keySet()) {
+      boolean init = current.getSpec().getInitContainers() != null
+          && current.getSpec().getInitContainers().stream().anyMatch(c -> c.getName().equals(name));
+      (init ? sidecars : unknown).add(name);
+    }
+    List<String> problems = new ArrayList<>();
+    if (!sidecars.isEmpty()) {
+      problems.add("sidecar resize not supported, skipped " + sidecars);
+    }
+    if (!unknown.isEmpty()) {
+      problems.add("no such container " + unknown);
+    }
+    Pod pod = new PodBuilder().withApiVersion("v1").withKind("Pod")
+        .withNewMetadata().withName(current.getMetadata().getName())
+        .withNamespace(current.getMetadata().getNamespace()).withUid(current.getMetadata().getUid())
+        .endMetadata()
+        .withNewSpec().withContainers(applied).endSpec()
+        .build();
+    return new Body(pod, changed, atTarget, String.join("; ", problems));
+  }
+
+  private static Container cpuLimit(String name, long milli) {
+    return new ContainerBuilder().withName(name).withNewResources()
+        .addToLimits("cpu", new Quantity(Cpu.canonical(milli))).endResources().build();
+  }
+
+  private static Quantity limit(ResourceRequirements resources, String resource, boolean limits) {
+    if (resources == null) {
+      return null;
+    }
+    Map<String, Quantity> map = limits ? resources.getLimits() : resources.getRequests();
+    return map == null ? null : map.get(resource);
+  }
+}

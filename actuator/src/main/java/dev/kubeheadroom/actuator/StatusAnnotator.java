@@ -1,0 +1,73 @@
+package dev.kubeheadroom.actuator;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.JsonCodec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the {@code kube-headroom.dev/status} annotation (design §8.1, config.md) with a JSON
+ * merge patch that touches only that annotation, guarded by the pod's uid. A failure is logged
+ * and counted by the caller; it never changes the resize outcome.
+ *
+ * <p>The merge patch names no field manager: the API server double tracks field ownership per
+ * object rather than per subresource, so an annotation owned by {@code headroom} would be
+ * dropped by the next {@code pods/resize} apply of {@code headroom} (a real server keeps the two
+ * apart).
+ */
+final class StatusAnnotator {
+  private static final Logger LOG = LoggerFactory.getLogger(StatusAnnotator.class);
+
+  private final KubernetesClient client;
+
+  StatusAnnotator(KubernetesClient client) {
+    this.client = Objects.requireNonNull(client, "client");
+  }
+
+  /** The annotation's content, in the documented key order. */
+  @JsonPropertyOrder({"factor", "slack", "managedRequests", "nodePods", "targetLimit", "policy",
+      "dryRun", "computedAt"})
+  record Status(String factor, String slack, String managedRequests, int nodePods,
+      String targetLimit, String policy, boolean dryRun, String computedAt) {
+
+    static Status of(PodWork work) {
+      return new Status(
+          String.format(Locale.ROOT, "%.2f", work.stats().factor()),
+          Cpu.milli(work.stats().slackMilli()),
+          Cpu.milli(work.stats().managedRequestsMilli()),
+          work.stats().nodePods(),
+          Cpu.milli(work.change().targetMilli()),
+          work.policy(),
+          work.dryRun(),
+          work.at().toString());
+    }
+
+    String toJson() {
+      return JsonCodec.encodeToString(this);
+    }
+  }
+
+  /** True when the annotation was written. */
+  boolean annotate(PodWork work) {
+    String patch = JsonCodec.encodeToString(Map.of("metadata", Map.of(
+        "uid", work.uid(),
+        "annotations", Map.of(HeadroomKeys.STATUS_ANNOTATION, Status.of(work).toJson()))));
+    try {
+      client.pods().inNamespace(work.change().namespace()).withName(work.change().name())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      return true;
+    } catch (KubernetesClientException e) {
+      LOG.warn("{}: cannot write the status annotation ({}): {}", work.describe(), e.getCode(),
+          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
+      return false;
+    }
+  }
+}

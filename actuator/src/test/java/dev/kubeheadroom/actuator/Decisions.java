@@ -1,0 +1,33 @@
+package dev.kubeheadroom.actuator;
+
+import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.policy.NodeStats;
+import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import java.time.Instant;
+import java.util.List;
+
+/** Decisions as the topology emits them, for tests. */
+final class Decisions {
+  static final Instant AT = Instant.parse("2026-07-12T10:00:00Z");
+  /** The design's worked example (§5.1): 16 cores, 8 booked by managed pods, factor 2. */
+  static final NodeStats STATS = new NodeStats(16_000, 8_000, 8_000, 8_000, 3, 14, 2.0);
+
+  private Decisions() {}
+
+  static NodeDecision decision(String node, boolean dryRun, PodChange... changes) {
+    return new NodeDecision(node, AT, 1, "proportional-v1", dryRun, PolicyConfig.DEFAULTS, STATS,
+        List.of(), List.of(changes));
+  }
+
+  /** One pod, one container {@code app} going {@code from → to}. */
+  static PodChange change(String uid, String ns, String name, long from, long to) {
+    return new PodChange(uid, ns, name, to > from ? "grow" : "shrink", from, to,
+        List.of(new ContainerTarget("app", from, to)));
+  }
+
+  static PodChange change(String uid, String ns, String name, long from, long to, ContainerTarget... containers) {
+    return new PodChange(uid, ns, name, to > from ? "grow" : "shrink", from, to, List.of(containers));
+  }
+}
