@@ -10,11 +10,15 @@ import org.apache.kafka.clients.admin.Admin;
  * A resolved Kafka: bootstrap servers, the client properties every client gets, and the embedded
  * broker this process runs, if any (closed last).
  */
-record KafkaConnection(String bootstrapServers, Map<String, String> clientProperties, EmbeddedKafka embedded)
-    implements AutoCloseable {
+record KafkaConnection(String bootstrapServers, Map<String, String> clientProperties,
+    EmbeddedKafka embedded, java.nio.file.Path addressFile) implements AutoCloseable {
 
   KafkaConnection {
     clientProperties = Map.copyOf(clientProperties);
+  }
+
+  KafkaConnection(String bootstrapServers, Map<String, String> clientProperties, EmbeddedKafka embedded) {
+    this(bootstrapServers, clientProperties, embedded, null);
   }
 
   boolean isEmbedded() {
@@ -36,6 +40,13 @@ record KafkaConnection(String bootstrapServers, Map<String, String> clientProper
   public void close() {
     if (embedded != null) {
       embedded.close();
+    }
+    if (addressFile != null) {
+      try {
+        java.nio.file.Files.deleteIfExists(addressFile);
+      } catch (java.io.IOException ignored) {
+        // a stale address file only costs the next command one failed connection attempt
+      }
     }
   }
 }

@@ -44,18 +44,36 @@ public final class KafkaOptions {
       description = "Where the embedded broker and local state live (default: ~/.headroom). Env: HEADROOM_DATA_DIR.")
   Path dataDir;
 
-  /** Connects: starts the embedded broker when no bootstrap servers were given. */
+  /** Where a running embedded broker leaves its address for other headroom commands. */
+  static final String ADDRESS_FILE = "embedded-kafka.address";
+
+  /**
+   * Connects: to the given servers; else to the embedded broker another headroom process runs on
+   * this data dir (so {@code explain} works beside {@code run}); else starts an embedded broker.
+   */
   KafkaConnection connect(Map<String, String> environment) {
     Map<String, String> client = clientProperties(environment);
-    if (bootstrapServers == null || bootstrapServers.isBlank()) {
-      try {
-        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir.resolve("kafka")));
-        return new KafkaConnection(broker.bootstrapServers(), client, broker);
-      } catch (EmbeddedKafkaException e) {
-        throw new UserError("embedded Kafka: " + e.getMessage());
-      }
+    if (bootstrapServers != null && !bootstrapServers.isBlank()) {
+      return new KafkaConnection(bootstrapServers, client, null);
     }
-    return new KafkaConnection(bootstrapServers, client, null);
+    Path address = dataDir.resolve(ADDRESS_FILE);
+    try {
+      EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir.resolve("kafka")));
+      Files.createDirectories(dataDir);
+      Files.writeString(address, broker.bootstrapServers());
+      return new KafkaConnection(broker.bootstrapServers(), client, broker, address);
+    } catch (EmbeddedKafkaException e) {
+      if (Files.isReadable(address)) {
+        try {
+          return new KafkaConnection(Files.readString(address).strip(), client, null);
+        } catch (IOException ignored) {
+          // fall through to the broker's own message
+        }
+      }
+      throw new UserError("embedded Kafka: " + e.getMessage());
+    } catch (IOException e) {
+      throw new UserError("--data-dir " + dataDir + ": " + e.getMessage());
+    }
   }
 
   Map<String, String> clientProperties(Map<String, String> environment) {

@@ -38,12 +38,16 @@ public record Explanation(
     int managedPods,
     double factor,
     PodSnapshot pod,
+    Pending inFlight,
     String notManagedBecause,
     TargetTrace trace,
     Decision decision,
     PolicyConfig config,
     Optional<NodeDecision> lastDecision,
     Optional<ResizeOutcome> lastOutcome) {
+
+  /** A target sent but not yet confirmed by the pod. */
+  public record Pending(long targetMilli, Instant sentAt, boolean dryRun) {}
 
   /** One pod's booking on the node. */
   public record Booker(String namespace, String name, long requestMilli, boolean managed, String whyNot) {}
@@ -67,8 +71,10 @@ public record Explanation(
     TargetTrace trace = view.whyNot() == null ? SlackPolicy.trace(view.input(), result.stats(), policy) : null;
     Decision decision = result.decisions().stream().filter(d -> d.key().equals(podUid)).findFirst().orElse(null);
     var s = result.stats();
+    var p = view.entry().pending();
+    Pending inFlight = p == null ? null : new Pending(p.targetMilli(), p.at(), p.dryRun());
     return new Explanation(now, booking.node(), s.allocatableMilli(), bookers, s.slackMilli(),
-        s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), view.whyNot(),
+        s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), inFlight, view.whyNot(),
         trace, decision, policy, lastDecision, lastOutcome);
   }
 
@@ -77,6 +83,10 @@ public record Explanation(
     out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", pod.namespace(), pod.name(), node, at);
     out.printf(Locale.ROOT, "  current limit: %s (request %s)%n",
         limit(pod), cpu(pod.effectiveRequestMilli()));
+    if (inFlight != null) {
+      out.printf(Locale.ROOT, "  %s %s at %s, not yet confirmed by the pod (the policy counts it as current)%n",
+          inFlight.dryRun() ? "dry-run target" : "in flight: target", cpu(inFlight.targetMilli()), inFlight.sentAt());
+    }
     out.println();
     out.printf(Locale.ROOT, "Node %s: allocatable %s, booked by %d pods:%n", node, cpu(allocatableMilli), bookers.size());
     for (Booker b : bookers) {
