@@ -29,12 +29,9 @@ import java.util.Objects;
  * <p>The apply carries the limit of every container Headroom owns on the pod, not only the
  * changed ones: an apply that omits a leaf its manager applied before removes it (and a CPU limit
  * cannot be removed, so the server would answer 422). Owned = every regular container with a CPU
- * request > 0 and a CPU limit: the decision's value for changed containers, the current one for
- * the rest.
- *
- * <p>Sidecars (restartable init containers) are left out: the API server double refuses
- * init-container resizes (a real 1.35 server accepts them), so a change naming only sidecars ends
- * in {@code error}, and sidecars in a mixed change are skipped.
+ * request > 0 and a CPU limit, and every sidecar (restartable init container) alike: the
+ * decision's value for changed containers, the current one for the rest. Run-to-completion init
+ * containers are never resized.
  */
 final class ResizePatcher {
   static final String RESIZE = "resize";
@@ -121,41 +118,47 @@ final class ResizePatcher {
     for (ContainerTarget t : work.change().containers()) {
       targets.put(t.name(), t.toMilli());
     }
-    List<Container> applied = new ArrayList<>();
     List<String> changed = new ArrayList<>();
-    boolean atTarget = true;
-    for (Container c : current.getSpec().getContainers()) {
-      Long target = targets.remove(c.getName());
-      long limit = Cpu.toMilli(limit(c.getResources(), "cpu", true));
-      if (target != null) {
-        changed.add(c.getName());
-        atTarget &= limit == target;
-        applied.add(cpuLimit(c.getName(), target));
-      } else if (Cpu.toMilli(limit(c.getResources(), "cpu", false)) > 0 && limit > 0) {
-        applied.add(cpuLimit(c.getName(), limit));
-      }
-    }
-    List<String> sidecars = new ArrayList<>();
-    List<String> unknown = new ArrayList<>();
-    for (String name : targets.keySet()) {
-      boolean init = current.getSpec().getInitContainers() != null
-          && current.getSpec().getInitContainers().stream().anyMatch(c -> c.getName().equals(name));
-      (init ? sidecars : unknown).add(name);
+    boolean[] atTarget = {true};
+    List<Container> applied = owned(current.getSpec().getContainers(), targets, changed, atTarget);
+    List<Container> sidecars = new ArrayList<>();
+    if (current.getSpec().getInitContainers() != null) {
+      List<Container> restartable = current.getSpec().getInitContainers().stream()
+          .filter(c -> "Always".equals(c.getRestartPolicy())).toList();
+      sidecars = owned(restartable, targets, changed, atTarget);
     }
     List<String> problems = new ArrayList<>();
-    if (!sidecars.isEmpty()) {
-      problems.add("sidecar resize not supported, skipped " + sidecars);
-    }
-    if (!unknown.isEmpty()) {
-      problems.add("no such container " + unknown);
+    if (!targets.isEmpty()) {
+      problems.add("no such resizable container " + targets.keySet());
     }
     Pod pod = new PodBuilder().withApiVersion("v1").withKind("Pod")
         .withNewMetadata().withName(current.getMetadata().getName())
         .withNamespace(current.getMetadata().getNamespace()).withUid(current.getMetadata().getUid())
         .endMetadata()
-        .withNewSpec().withContainers(applied).endSpec()
+        .withNewSpec().withContainers(applied).withInitContainers(sidecars).endSpec()
         .build();
-    return new Body(pod, changed, atTarget, String.join("; ", problems));
+    return new Body(pod, changed, atTarget[0], String.join("; ", problems));
+  }
+
+  /**
+   * The limits Headroom owns among {@code containers}: targets for the named ones (taken out of
+   * {@code targets}), current limits for the others that have a CPU request and limit.
+   */
+  private static List<Container> owned(List<Container> containers, Map<String, Long> targets,
+      List<String> changed, boolean[] atTarget) {
+    List<Container> applied = new ArrayList<>();
+    for (Container c : containers) {
+      Long target = targets.remove(c.getName());
+      long limit = Cpu.toMilli(limit(c.getResources(), "cpu", true));
+      if (target != null) {
+        changed.add(c.getName());
+        atTarget[0] &= limit == target;
+        applied.add(cpuLimit(c.getName(), target));
+      } else if (Cpu.toMilli(limit(c.getResources(), "cpu", false)) > 0 && limit > 0) {
+        applied.add(cpuLimit(c.getName(), limit));
+      }
+    }
+    return applied;
   }
 
   private static Container cpuLimit(String name, long milli) {

@@ -76,13 +76,32 @@ class ResizePatcherBodyTest {
   }
 
   @Test
-  void sidecarsAreLeftOutAndSaidSo() {
+  void sidecarsAreResizedInInitContainersAndPlainInitContainersNever() {
     Pod current = new PodBuilder(pod(container("app", "500m", "1"))).editSpec()
+        .addToInitContainers(container("setup", "300m", null))
         .addToInitContainers(new ContainerBuilder(container("proxy", "100m", "200m")).withRestartPolicy("Always").build())
+        .addToInitContainers(new ContainerBuilder(container("log", "100m", "200m")).withRestartPolicy("Always").build())
         .endSpec().build();
     ResizePatcher.Body body = ResizePatcher.body(work(change("u1", "ns", "web", 1200, 2400,
         new ContainerTarget("app", 1000, 2000), new ContainerTarget("proxy", 200, 400))), current);
-    assertThat(body.changed()).containsExactly("app");
-    assertThat(body.problem()).contains("sidecar").contains("proxy");
+    assertThat(body.changed()).containsExactly("app", "proxy");
+    assertThat(body.problem()).isEmpty();
+    // the changed sidecar at its target, the unchanged owned sidecar at its current limit, no "setup"
+    assertThat(body.pod().getSpec().getInitContainers()).extracting(Container::getName)
+        .containsExactly("proxy", "log");
+    assertThat(body.pod().getSpec().getInitContainers().get(0).getResources().getLimits())
+        .containsEntry("cpu", new Quantity("400m"));
+    assertThat(body.pod().getSpec().getInitContainers().get(1).getResources().getLimits())
+        .containsEntry("cpu", new Quantity("200m"));
+  }
+
+  @Test
+  void aContainerThatIsNotResizableIsNamedAsAProblem() {
+    Pod current = new PodBuilder(pod(container("app", "500m", "1"))).editSpec()
+        .addToInitContainers(container("setup", "300m", null)).endSpec().build();
+    ResizePatcher.Body body = ResizePatcher.body(work(change("u1", "ns", "web", 600, 900,
+        new ContainerTarget("setup", 300, 600))), current);
+    assertThat(body.changed()).isEmpty();
+    assertThat(body.problem()).contains("no such resizable container [setup]");
   }
 }

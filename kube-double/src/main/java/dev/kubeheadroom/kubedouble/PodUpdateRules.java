@@ -47,42 +47,40 @@ final class PodUpdateRules {
    */
   static void validateResize(ObjectNode current, ObjectNode merged) {
     String name = current.path("metadata").path("name").asText();
-    JsonNode oldContainers = current.path("spec").path("containers");
-    JsonNode newContainers = merged.path("spec").path("containers");
-    if (newContainers.size() != oldContainers.size()) {
-      Set<String> known = new LinkedHashSet<>();
-      oldContainers.forEach(c -> known.add(c.path("name").asText()));
-      for (JsonNode c : newContainers) {
-        if (!known.contains(c.path("name").asText())) {
-          throw ApiError.invalid("Pod", name, "spec.containers[name=" + c.path("name").asText() + "]",
-              "Not found: container does not exist in the pod (known: " + known + ")").asFailure();
-        }
-      }
-      throw ApiError.invalid("Pod", name, "spec.containers",
-          "Forbidden: containers may not be added or removed by a resize").asFailure();
-    }
-    for (int i = 0; i < oldContainers.size(); i++) {
-      if (!oldContainers.get(i).path("name").equals(newContainers.get(i).path("name"))) {
-        throw ApiError.invalid("Pod", name, "spec.containers[" + i + "].name",
-            "Forbidden: containers may not be renamed or reordered").asFailure();
+    sameContainers(name, "containers", current, merged);
+    sameContainers(name, "initContainers", current, merged);
+    // Only restartable init containers (sidecars) are resizable, as on a 1.33+ API server.
+    JsonNode oldInits = current.path("spec").path("initContainers");
+    JsonNode newInits = merged.path("spec").path("initContainers");
+    for (int i = 0; i < oldInits.size(); i++) {
+      boolean sidecar = "Always".equals(oldInits.get(i).path("restartPolicy").asText());
+      if (!sidecar && !oldInits.get(i).path("resources").equals(newInits.get(i).path("resources"))) {
+        throw ApiError.invalid("Pod", name, "spec.initContainers[" + i + "].resources",
+            "Forbidden: only restartable init containers (sidecars) may be resized").asFailure();
       }
     }
     ObjectNode oldRest = withoutResources(current);
     ObjectNode newRest = withoutResources(merged);
     if (!oldRest.path("spec").equals(newRest.path("spec"))) {
       throw ApiError.invalid("Pod", name, "spec", "Forbidden: a resize may only change "
-          + "spec.containers[*].resources (kube-double refuses; a real API server drops the other "
+          + "container resources (kube-double refuses; a real API server drops the other "
           + "changes silently)").asFailure();
     }
     if (!metadataWithoutBookkeeping(current).equals(metadataWithoutBookkeeping(merged))
         || !current.path("status").equals(merged.path("status"))) {
       throw ApiError.invalid("Pod", name, "metadata", "Forbidden: a resize may only change "
-          + "spec.containers[*].resources (kube-double refuses; a real API server drops the other "
+          + "container resources (kube-double refuses; a real API server drops the other "
           + "changes silently)").asFailure();
     }
+    JsonNode oldContainers = current.path("spec").path("containers");
+    JsonNode newContainers = merged.path("spec").path("containers");
     for (int i = 0; i < oldContainers.size(); i++) {
-      validateContainer(name, i, oldContainers.get(i).path("resources"),
-          newContainers.get(i).path("resources"));
+      validateContainer(name, "spec.containers[" + i + "].resources",
+          oldContainers.get(i).path("resources"), newContainers.get(i).path("resources"));
+    }
+    for (int i = 0; i < oldInits.size(); i++) {
+      validateContainer(name, "spec.initContainers[" + i + "].resources",
+          oldInits.get(i).path("resources"), newInits.get(i).path("resources"));
     }
     String oldQos = current.path("status").path("qosClass").asText("");
     if (oldQos.isEmpty()) {
@@ -94,8 +92,31 @@ final class PodUpdateRules {
     }
   }
 
-  private static void validateContainer(String pod, int index, JsonNode before, JsonNode after) {
-    String field = "spec.containers[" + index + "].resources";
+  /** A resize may neither add, remove, rename nor reorder the containers of {@code list}. */
+  private static void sameContainers(String name, String list, ObjectNode current, ObjectNode merged) {
+    JsonNode oldContainers = current.path("spec").path(list);
+    JsonNode newContainers = merged.path("spec").path(list);
+    if (newContainers.size() != oldContainers.size()) {
+      Set<String> known = new LinkedHashSet<>();
+      oldContainers.forEach(c -> known.add(c.path("name").asText()));
+      for (JsonNode c : newContainers) {
+        if (!known.contains(c.path("name").asText())) {
+          throw ApiError.invalid("Pod", name, "spec." + list + "[name=" + c.path("name").asText() + "]",
+              "Not found: container does not exist in the pod (known: " + known + ")").asFailure();
+        }
+      }
+      throw ApiError.invalid("Pod", name, "spec." + list,
+          "Forbidden: containers may not be added or removed by a resize").asFailure();
+    }
+    for (int i = 0; i < oldContainers.size(); i++) {
+      if (!oldContainers.get(i).path("name").equals(newContainers.get(i).path("name"))) {
+        throw ApiError.invalid("Pod", name, "spec." + list + "[" + i + "].name",
+            "Forbidden: containers may not be renamed or reordered").asFailure();
+      }
+    }
+  }
+
+  private static void validateContainer(String pod, String field, JsonNode before, JsonNode after) {
     for (String kind : new String[] {"requests", "limits"}) {
       JsonNode oldQ = before.path(kind);
       JsonNode newQ = after.path(kind);
@@ -176,8 +197,10 @@ final class PodUpdateRules {
 
   private static ObjectNode withoutResources(ObjectNode pod) {
     ObjectNode copy = pod.deepCopy();
-    for (JsonNode container : copy.path("spec").path("containers")) {
-      ((ObjectNode) container).remove("resources");
+    for (String list : new String[] {"containers", "initContainers"}) {
+      for (JsonNode container : copy.path("spec").path(list)) {
+        ((ObjectNode) container).remove("resources");
+      }
     }
     return copy;
   }
