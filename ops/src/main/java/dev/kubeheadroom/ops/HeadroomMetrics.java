@@ -1,0 +1,260 @@
+package dev.kubeheadroom.ops;
+
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.PodChange;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Every Headroom metric, named and created in this one place (runbook "Metrics and dashboards",
+ * design §8.1). Names below are Micrometer names; the comment after each is the name in the
+ * Prometheus scrape, which is what the dashboard and alerts use.
+ *
+ * <p>Per-node and per-pod gauges hold strong references and are removed from the registry when
+ * their node or pod goes ({@link #nodeRemoved}, {@link #podRemoved}), so series do not leak. All
+ * methods are thread-safe; none blocks or does I/O.
+ */
+public final class HeadroomMetrics {
+
+  /** {@code headroom_node_factor{node}}: the node's slack factor F = 1 + S/M. */
+  public static final String NODE_FACTOR = "headroom.node.factor";
+  /** {@code headroom_node_slack_cores{node}}: unbooked CPU on the node, in cores. */
+  public static final String NODE_SLACK_CORES = "headroom.node.slack.cores";
+  /** {@code headroom_pod_limit_cores{namespace,pod}}: the pod's computed aggregate CPU limit. */
+  public static final String POD_LIMIT_CORES = "headroom.pod.limit.cores";
+  /** {@code headroom_resizes_total{result}}: resize tries by {@link OutcomeResult} wire name. */
+  public static final String RESIZES = "headroom.resizes";
+  /** {@code headroom_reconcile_duration_seconds}: one node's reconcile, as a histogram. */
+  public static final String RECONCILE_DURATION = "headroom.reconcile.duration";
+  /** {@code headroom_pods_managed}: managed pods over the nodes this process has decided for. */
+  public static final String PODS_MANAGED = "headroom.pods.managed";
+  /** {@code headroom_resize_deferred_pods}: pods whose latest resize the kubelet deferred. */
+  public static final String RESIZE_DEFERRED_PODS = "headroom.resize.deferred.pods";
+  /** {@code headroom_dead_letters_total{topic}}: records sent to the dead-letter topic. */
+  public static final String DEAD_LETTERS = "headroom.dead.letters";
+
+  /** Label names, as they appear in the scrape. */
+  public static final String NODE = "node";
+  public static final String NAMESPACE = "namespace";
+  public static final String POD = "pod";
+  public static final String RESULT = "result";
+  public static final String TOPIC = "topic";
+
+  private final MeterRegistry registry;
+  private final GaugeFamily nodeFactor;
+  private final GaugeFamily nodeSlack;
+  private final GaugeFamily podLimit;
+  private final Map<OutcomeResult, Counter> resizes = new EnumMap<>(OutcomeResult.class);
+  private final Timer reconcile;
+  /** node → managed pod count from its latest decision; {@code headroom_pods_managed} is the sum. */
+  private final Map<String, Integer> managedByNode = new ConcurrentHashMap<>();
+  /** pod → the node of its latest decision, so a node's removal removes its pods' series. */
+  private final Map<PodKey, String> podNode = new ConcurrentHashMap<>();
+  private final Set<PodKey> deferred = ConcurrentHashMap.newKeySet();
+
+  public HeadroomMetrics(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    nodeFactor = new GaugeFamily(registry, NODE_FACTOR, "Node slack factor F = 1 + S/M", NODE);
+    nodeSlack = new GaugeFamily(registry, NODE_SLACK_CORES, "Unbooked CPU on the node (cores)", NODE);
+    podLimit =
+        new GaugeFamily(
+            registry, POD_LIMIT_CORES, "Computed aggregate CPU limit of the pod (cores)",
+            NAMESPACE, POD);
+    for (OutcomeResult result : OutcomeResult.values()) {
+      resizes.put(
+          result,
+          Counter.builder(RESIZES)
+              .description("Resize tries by result")
+              .tag(RESULT, result.wireName())
+              .register(registry));
+    }
+    reconcile =
+        Timer.builder(RECONCILE_DURATION)
+            .description("Time to reconcile one node")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofSeconds(30))
+            .register(registry);
+    Gauge.builder(PODS_MANAGED, managedByNode, HeadroomMetrics::sum)
+        .description("Managed pods on the nodes this process decides for")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(RESIZE_DEFERRED_PODS, deferred, Set::size)
+        .description("Pods whose latest resize the kubelet deferred")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** A Prometheus registry with Micrometer's defaults; what {@link OpsServer} serves. */
+  public static PrometheusMeterRegistry newPrometheusRegistry() {
+    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  /**
+   * One node's decision: its factor and slack, its managed pod count, and the new limit of every
+   * pod it changes.
+   */
+  public void recordDecision(NodeDecision decision) {
+    String node = decision.node();
+    nodeFactor.set(decision.stats().factor(), node);
+    nodeSlack.set(decision.stats().slackMilli() / 1000.0, node);
+    managedByNode.put(node, decision.stats().managedPods());
+    for (PodChange change : decision.changes()) {
+      podLimit.set(change.targetMilli() / 1000.0, change.namespace(), change.name());
+      podNode.put(new PodKey(change.namespace(), change.name()), node);
+    }
+  }
+
+  /** The node is gone: remove its series and those of the pods last decided on it. */
+  public void nodeRemoved(String node) {
+    nodeFactor.remove(node);
+    nodeSlack.remove(node);
+    managedByNode.remove(node);
+    podNode.forEach(
+        (pod, onNode) -> {
+          if (onNode.equals(node)) {
+            podRemoved(pod.namespace(), pod.name());
+          }
+        });
+  }
+
+  /**
+   * Removes every node and pod series this process holds, e.g. when a Streams rebalance moves
+   * nodes' partitions to another instance (which then exports them); later decisions recreate
+   * the series of the nodes still owned here.
+   */
+  public void forgetAllNodes() {
+    Set.copyOf(managedByNode.keySet()).forEach(this::nodeRemoved);
+    nodeFactor.clear();
+    nodeSlack.clear();
+    podLimit.clear();
+    podNode.clear();
+  }
+
+  /** The pod is gone: remove its limit series and forget whether it was deferred. */
+  public void podRemoved(String namespace, String pod) {
+    PodKey key = new PodKey(namespace, pod);
+    podLimit.remove(namespace, pod);
+    podNode.remove(key);
+    deferred.remove(key);
+  }
+
+  /** Counts one resize try by result. */
+  public void resize(OutcomeResult result) {
+    resizes.get(result).increment();
+  }
+
+  /**
+   * Counts one resize try of the pod and tracks whether the pod's latest resize is deferred
+   * ({@code headroom_resize_deferred_pods}).
+   */
+  public void resize(String namespace, String pod, OutcomeResult result) {
+    resize(result);
+    PodKey key = new PodKey(namespace, pod);
+    if (result == OutcomeResult.DEFERRED) {
+      deferred.add(key);
+    } else {
+      deferred.remove(key);
+    }
+  }
+
+  /** Times one node's reconcile ({@code headroom_reconcile_duration_seconds}). */
+  public Timer reconcileTimer() {
+    return reconcile;
+  }
+
+  /** Counts one record sent to the dead-letter topic, by the topic it was read from. */
+  public void deadLetter(String sourceTopic) {
+    deadLetterCounter(sourceTopic).increment();
+  }
+
+  /** Creates the dead-letter counters of these source topics at 0, so rates start at 0. */
+  public void precreateDeadLetters(Collection<String> sourceTopics) {
+    sourceTopics.forEach(this::deadLetterCounter);
+  }
+
+  private Counter deadLetterCounter(String sourceTopic) {
+    return Counter.builder(DEAD_LETTERS)
+        .description("Records sent to the dead-letter topic, by source topic")
+        .tag(TOPIC, sourceTopic)
+        .register(registry);
+  }
+
+  private static double sum(Map<String, Integer> counts) {
+    return counts.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  private record PodKey(String namespace, String name) {}
+
+  /** Gauges of one name, one per label-value tuple, each removable. */
+  private static final class GaugeFamily {
+    private final MeterRegistry registry;
+    private final String name;
+    private final String description;
+    private final List<String> labels;
+    private final Map<List<String>, Cell> cells = new ConcurrentHashMap<>();
+
+    GaugeFamily(MeterRegistry registry, String name, String description, String... labels) {
+      this.registry = registry;
+      this.name = name;
+      this.description = description;
+      this.labels = List.of(labels);
+    }
+
+    void set(double value, String... labelValues) {
+      List<String> key = List.of(labelValues);
+      cells
+          .compute(
+              key,
+              (k, cell) -> {
+                if (cell != null) {
+                  return cell;
+                }
+                AtomicLong bits = new AtomicLong(Double.doubleToLongBits(value));
+                Tags tags = Tags.empty();
+                for (int i = 0; i < labels.size(); i++) {
+                  tags = tags.and(labels.get(i), k.get(i));
+                }
+                Gauge gauge =
+                    Gauge.builder(name, bits, b -> Double.longBitsToDouble(b.get()))
+                        .description(description)
+                        .tags(tags)
+                        .strongReference(true)
+                        .register(registry);
+                return new Cell(bits, gauge);
+              })
+          .bits()
+          .set(Double.doubleToLongBits(value));
+    }
+
+    void clear() {
+      cells.keySet().forEach(key -> remove(key.toArray(String[]::new)));
+    }
+
+    void remove(String... labelValues) {
+      cells.computeIfPresent(
+          List.of(labelValues),
+          (k, cell) -> {
+            registry.remove(cell.gauge());
+            return null;
+          });
+    }
+  }
+
+  private record Cell(AtomicLong bits, Gauge gauge) {}
+}

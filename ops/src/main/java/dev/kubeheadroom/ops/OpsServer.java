@@ -1,0 +1,253 @@
+package dev.kubeheadroom.ops;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operational endpoints of one process, on two ports (deploy/README.md):
+ *
+ * <ul>
+ *   <li>{@code --metrics-port}: {@code GET /metrics}, the Prometheus text format, over HTTPS
+ *       (certificate from {@code --metrics-cert-path}, reloaded when it rotates, or self-signed in
+ *       memory) or plain HTTP with {@code --metrics-secure=false};
+ *   <li>{@code --health-port}, plain HTTP: {@code GET /healthz} (200 while the process serves)
+ *       and {@code GET /readyz} (200 when every {@link Readiness} check passes, else 503 with one
+ *       line naming those that do not).
+ * </ul>
+ *
+ * <p>Each server runs on two daemon threads of its own, so a slow scrape never delays a probe and
+ * neither touches a stage's threads.
+ */
+public final class OpsServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
+
+  /** The Prometheus text exposition format the scrape is written in. */
+  public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final HttpServer health;
+  private final HttpServer metrics;
+  private final ExecutorService healthThreads;
+  private final ExecutorService metricsThreads;
+  private final Supplier<Optional<TlsMaterial>> servingMaterial;
+
+  private OpsServer(
+      HttpServer health,
+      HttpServer metrics,
+      ExecutorService healthThreads,
+      ExecutorService metricsThreads,
+      Supplier<Optional<TlsMaterial>> servingMaterial) {
+    this.health = health;
+    this.metrics = metrics;
+    this.healthThreads = healthThreads;
+    this.metricsThreads = metricsThreads;
+    this.servingMaterial = servingMaterial;
+  }
+
+  /** Starts both servers with the system clock. */
+  public static OpsServer start(
+      OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness) throws IOException {
+    return start(config, registry, readiness, Clock.systemUTC());
+  }
+
+  /**
+   * Starts both servers.
+   *
+   * @param clock times certificate rotation checks and the self-signed validity
+   * @throws TlsMaterialException if {@code --metrics-cert-path} is unusable (one line, names the
+   *     file)
+   * @throws IOException if a port cannot be bound
+   */
+  public static OpsServer start(
+      OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness, Clock clock)
+      throws IOException {
+    HttpServer metrics;
+    Supplier<Optional<TlsMaterial>> material;
+    if (config.metricsSecure()) {
+      KeyManager keyManager;
+      TrustManager[] clientTrust = null;
+      if (config.metricsCertPath().isPresent()) {
+        var dir = config.metricsCertPath().get();
+        LOG.info("Initializing metrics certificate watcher using provided certificates in {}", dir);
+        ReloadingKeyManager reloading =
+            new ReloadingKeyManager(dir, config.certCheckInterval(), clock);
+        keyManager = reloading;
+        material = () -> Optional.of(reloading.current());
+        clientTrust = reloading.current().clientTrustManager()
+            .map(tm -> new TrustManager[] {tm}).orElse(null);
+        LOG.info("metrics certificate: {}", reloading.current().describe());
+      } else {
+        TlsMaterial selfSigned = TlsMaterial.selfSigned(config.selfSignedNames(), clock);
+        keyManager = selfSigned.keyManager();
+        material = () -> Optional.of(selfSigned);
+        LOG.info(
+            "no --metrics-cert-path: serving /metrics with a self-signed certificate generated in"
+                + " memory ({}); scrapers cannot verify it (runbook: Metrics TLS and scraper trust)",
+            selfSigned.describe());
+      }
+      SSLContext context = sslContext(keyManager, clientTrust);
+      boolean askClientCert = clientTrust != null;
+      HttpsServer https = HttpsServer.create(new InetSocketAddress(config.metricsPort()), 0);
+      https.setHttpsConfigurator(
+          new HttpsConfigurator(context) {
+            @Override
+            public void configure(HttpsParameters params) {
+              SSLParameters parameters = context.getDefaultSSLParameters();
+              parameters.setWantClientAuth(askClientCert);
+              params.setSSLParameters(parameters);
+            }
+          });
+      metrics = https;
+    } else {
+      if (config.metricsCertPath().isPresent()) {
+        LOG.warn("--metrics-secure=false: ignoring --metrics-cert-path, /metrics is plain HTTP");
+      }
+      metrics = HttpServer.create(new InetSocketAddress(config.metricsPort()), 0);
+      material = Optional::empty;
+    }
+    HttpServer health;
+    try {
+      health = HttpServer.create(new InetSocketAddress(config.healthPort()), 0);
+    } catch (IOException e) {
+      metrics.stop(0);
+      throw new IOException("cannot bind --health-port=" + config.healthPort(), e);
+    }
+
+    metrics.createContext("/", exact("/metrics", exchange -> {
+      byte[] body;
+      try {
+        body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+      } catch (RuntimeException e) {
+        LOG.warn("scrape failed: {}", e.toString());
+        respond(exchange, 500, "text/plain; charset=utf-8",
+            ("scrape failed: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      respond(exchange, 200, METRICS_CONTENT_TYPE, body);
+    }));
+    health.createContext("/", exchange -> {
+      String path = exchange.getRequestURI().getPath();
+      if (path.equals("/healthz")) {
+        respond(exchange, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
+      } else if (path.equals("/readyz")) {
+        Readiness.Status status = readiness.check();
+        respond(exchange, status.ready() ? 200 : 503, "text/plain; charset=utf-8",
+            (status.message() + "\n").getBytes(StandardCharsets.UTF_8));
+      } else {
+        notFound(exchange);
+      }
+    });
+    ExecutorService metricsThreads = Executors.newFixedThreadPool(2, daemon("headroom-metrics"));
+    ExecutorService healthThreads = Executors.newFixedThreadPool(2, daemon("headroom-health"));
+    metrics.setExecutor(metricsThreads);
+    health.setExecutor(healthThreads);
+    metrics.start();
+    health.start();
+    OpsServer server = new OpsServer(health, metrics, healthThreads, metricsThreads, material);
+    LOG.info(
+        "serving /metrics over {} on :{}, /healthz and /readyz over HTTP on :{}",
+        config.metricsSecure() ? "HTTPS" : "HTTP", server.metricsPort(), server.healthPort());
+    return server;
+  }
+
+  /** The bound health port (the ephemeral one when configured as 0). */
+  public int healthPort() {
+    return health.getAddress().getPort();
+  }
+
+  /** The bound metrics port (the ephemeral one when configured as 0). */
+  public int metricsPort() {
+    return metrics.getAddress().getPort();
+  }
+
+  /** The certificate {@code /metrics} is served with now; empty over plain HTTP. */
+  public Optional<X509Certificate> metricsCertificate() {
+    return servingMaterial.get().map(TlsMaterial::certificate);
+  }
+
+  @Override
+  public void close() {
+    metrics.stop(0);
+    health.stop(0);
+    metricsThreads.shutdownNow();
+    healthThreads.shutdownNow();
+  }
+
+  private static SSLContext sslContext(KeyManager keyManager, TrustManager[] trust) {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(new KeyManager[] {keyManager}, trust, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build the metrics TLS context", e);
+    }
+  }
+
+  /** Serves {@code path} exactly (GET and HEAD), 404 for anything under it. */
+  private static HttpHandler exact(String path, HttpHandler handler) {
+    return exchange -> {
+      if (!exchange.getRequestURI().getPath().equals(path)) {
+        notFound(exchange);
+      } else {
+        handler.handle(exchange);
+      }
+    };
+  }
+
+  private static void notFound(HttpExchange exchange) throws IOException {
+    respond(exchange, 404, "text/plain; charset=utf-8",
+        "not found\n".getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, byte[] body)
+      throws IOException {
+    try (exchange) {
+      String method = exchange.getRequestMethod();
+      if (!method.equals("GET") && !method.equals("HEAD")) {
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        exchange.sendResponseHeaders(405, -1);
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", contentType);
+      if (method.equals("HEAD")) {
+        exchange.sendResponseHeaders(status, -1);
+        return;
+      }
+      exchange.sendResponseHeaders(status, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, name + "-" + n.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}
