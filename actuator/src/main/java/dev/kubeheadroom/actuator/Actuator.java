@@ -10,6 +10,7 @@ import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.SchemaException;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.kubeheadroom.ops.HeadroomMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.nio.charset.StandardCharsets;
@@ -84,11 +85,12 @@ public final class Actuator implements AutoCloseable {
   private long lastPrune;
 
   private Actuator(ActuatorSettings settings, KubernetesClient client, MeterRegistry registry,
-      Clock clock, LongSupplier ticker) {
+      HeadroomMetrics shared, Clock clock, LongSupplier ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ticker = ticker;
-    this.metrics = new ActuatorMetrics(Objects.requireNonNull(registry, "registry"));
+    this.metrics = new ActuatorMetrics(Objects.requireNonNull(registry, "registry"),
+        Objects.requireNonNull(shared, "shared metrics"));
     this.patcher = new ResizePatcher(client);
     this.annotator = new StatusAnnotator(client);
     this.events = new EventRecorder(client, clock, settings.instance());
@@ -106,7 +108,13 @@ public final class Actuator implements AutoCloseable {
    */
   public static Actuator start(ActuatorSettings settings, KubernetesClient client,
       MeterRegistry registry, Clock clock) {
-    Actuator actuator = new Actuator(settings, client, registry, clock, System::nanoTime);
+    return start(settings, client, registry, new HeadroomMetrics(registry), clock);
+  }
+
+  /** As above, reporting the shared meters through the process's one {@link HeadroomMetrics}. */
+  public static Actuator start(ActuatorSettings settings, KubernetesClient client,
+      MeterRegistry registry, HeadroomMetrics shared, Clock clock) {
+    Actuator actuator = new Actuator(settings, client, registry, shared, clock, System::nanoTime);
     actuator.loop.start();
     return actuator;
   }
@@ -335,7 +343,7 @@ public final class Actuator implements AutoCloseable {
     if (result != OutcomeResult.APPLIED && result != OutcomeResult.DRY_RUN) {
       LOG.debug("{} on {}: {} ({})", work.describe(), work.node(), result.wireName(), message);
     }
-    metrics.outcome(result);
+    metrics.outcome(ns, name, result);
     publisher.publish(new ResizeOutcome(work.node(), work.uid(), ns, name, result,
         work.change().targetMilli(), clock.instant(), message));
   }

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.actuator;
 
+import dev.kubeheadroom.ops.HeadroomMetrics;
 import static dev.kubeheadroom.actuator.ActuatorHarness.NS;
 import static dev.kubeheadroom.actuator.ActuatorHarness.WAIT;
 import static dev.kubeheadroom.actuator.Decisions.change;
@@ -104,9 +105,9 @@ class ActuatorTest {
       assertThat(e.getRegarding().getUid()).isEqualTo(before.getMetadata().getUid());
     });
     // and the metrics count it
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "applied")).isEqualTo(1.0);
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "error")).isZero();
-    assertThat(h.registry.get(ActuatorMetrics.POD_LIMIT).tags("namespace", NS, "pod", "web-1").gauge().value())
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "applied")).isEqualTo(1.0);
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "error")).isZero();
+    assertThat(h.registry.get(HeadroomMetrics.POD_LIMIT_CORES).tags("namespace", NS, "pod", "web-1").gauge().value())
         .isEqualTo(3.0);
     assertThat(h.registry.get(ActuatorMetrics.PATCH).timer().count()).isEqualTo(1);
     // and exactly one resize request went out
@@ -141,7 +142,7 @@ class ActuatorTest {
     h.start();
     h.produce(decision("n1", false, change(original.getMetadata().getUid(), NS, "web-1", 1000, 2000)));
     h.outcomesUntil(os -> os.size() >= 1);
-    assertThat(h.registry.find(ActuatorMetrics.POD_LIMIT).tags("pod", "web-1").gauge()).isNotNull();
+    assertThat(h.registry.find(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge()).isNotNull();
     // and then deleted and re-created with the same name (a new uid)
     h.api.seedClient().pods().inNamespace(NS).withName("web-1").delete();
     await().atMost(WAIT).until(() -> h.api.pod(NS, "web-1").isEmpty());
@@ -156,8 +157,8 @@ class ActuatorTest {
     assertThat(resizes("web-1")).isEqualTo(1);
     assertThat(h.cpuLimit("web-1", 0)).isEqualTo("1");
     assertThat(h.stored("web-1").getMetadata().getAnnotations()).isNullOrEmpty();
-    assertThat(h.registry.find(ActuatorMetrics.POD_LIMIT).tags("pod", "web-1").gauge()).isNull();
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "gone")).isEqualTo(1.0);
+    assertThat(h.registry.find(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge()).isNull();
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "gone")).isEqualTo(1.0);
   }
 
   @Test
@@ -176,9 +177,9 @@ class ActuatorTest {
         .contains("\"dryRun\":true").contains("\"targetLimit\":\"3000m\"");
     assertThat(h.events("CPULimitAdjusted")).singleElement().extracting(Event::getNote)
         .isEqualTo("(dry-run) would adjust 1500m → 3000m (node factor 2.00, slack 8/16 cores)");
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "dry-run")).isEqualTo(1.0);
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "applied")).isZero();
-    assertThat(h.registry.get(ActuatorMetrics.POD_LIMIT).tags("pod", "web-1").gauge().value()).isEqualTo(3.0);
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "dry-run")).isEqualTo(1.0);
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "applied")).isZero();
+    assertThat(h.registry.get(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge().value()).isEqualTo(3.0);
   }
 
   @Test
@@ -202,9 +203,9 @@ class ActuatorTest {
     assertThat(results).isEqualTo(Map.of("quota", OutcomeResult.QUOTA_DENIED, "vanished", OutcomeResult.GONE,
         "raced", OutcomeResult.CONFLICT, "invalid", OutcomeResult.ERROR));
     for (String result : List.of("quota-denied", "gone", "conflict", "error")) {
-      assertThat(h.counter(ActuatorMetrics.RESIZES, result)).as(result).isEqualTo(1.0);
+      assertThat(h.counter(HeadroomMetrics.RESIZES, result)).as(result).isEqualTo(1.0);
     }
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "applied")).isZero();
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "applied")).isZero();
     // no retries for final answers
     assertThat(h.api.requests().count(RequestMatcher.resize())).isEqualTo(4);
     assertThat(h.events("ResizeForbidden")).singleElement().satisfies(e -> {
@@ -240,7 +241,7 @@ class ActuatorTest {
       assertThat(o.message()).startsWith("gave up after 3 tries").contains("500");
     });
     assertThat(resizes("web-1")).isEqualTo(3);
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "error")).isEqualTo(1.0);
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "error")).isEqualTo(1.0);
     // and the retries were spaced by the backoff (200 ms, then 400 ms)
     List<Instant> at = h.api.requests().entries().stream()
         .filter(e -> RequestMatcher.resize().test(e.request())).map(RequestJournal.Entry::at).toList();
@@ -258,7 +259,7 @@ class ActuatorTest {
         .satisfies(o -> assertThat(o.result()).isEqualTo(OutcomeResult.APPLIED));
     assertThat(resizes("web-1")).isEqualTo(2);
     assertThat(h.cpuLimit("web-1", 0)).isEqualTo("2");
-    assertThat(h.counter(ActuatorMetrics.RESIZES, "error")).isZero();
+    assertThat(h.counter(HeadroomMetrics.RESIZES, "error")).isZero();
   }
 
   @Test
@@ -391,7 +392,7 @@ class ActuatorTest {
     h.start();
     // then every result has a series before anything happened
     for (OutcomeResult r : OutcomeResult.values()) {
-      assertThat(h.counter(ActuatorMetrics.RESIZES, r.wireName())).as(r.wireName()).isZero();
+      assertThat(h.counter(HeadroomMetrics.RESIZES, r.wireName())).as(r.wireName()).isZero();
     }
     // when garbage arrives on decisions
     h.send(h.topics.decisions(), "n1", "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));

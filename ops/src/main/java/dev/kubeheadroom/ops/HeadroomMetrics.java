@@ -120,6 +120,11 @@ public final class HeadroomMetrics {
     }
   }
 
+  /** A pod's applied (or, in dry-run, computed) limit: {@code headroom_pod_limit_cores}. */
+  public void podLimit(String namespace, String pod, long milli) {
+    podLimit.set(milli / 1000.0, namespace, pod);
+  }
+
   /** The node is gone: remove its series and those of the pods last decided on it. */
   public void nodeRemoved(String node) {
     nodeFactor.remove(node);
