@@ -1,0 +1,84 @@
+package dev.kubeheadroom.webhook;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * The webhook stage: the namespaces/config view read from Kafka ({@link AdmissionState}) plus the
+ * HTTPS endpoint ({@link WebhookServer}). {@link #start} returns at once with both running; until
+ * the topics are read to their end the endpoint already answers, admitting every pod unchanged.
+ *
+ * <pre>{@code
+ * try (Webhook webhook = Webhook.start(WebhookSettings.of(bootstrap, props, topics, 9443, ssl), registry)) {
+ *   ... // readiness probe: webhook.ready()
+ * }
+ * }</pre>
+ */
+public final class Webhook implements AutoCloseable {
+  private final AdmissionState state;
+  private final TopicStateReader reader;
+  private final WebhookServer server;
+  private final WebhookMetrics metrics;
+
+  private Webhook(AdmissionState state, TopicStateReader reader, WebhookServer server,
+      WebhookMetrics metrics) {
+    this.state = state;
+    this.reader = reader;
+    this.server = server;
+    this.metrics = metrics;
+  }
+
+  /**
+   * Starts reading the topics and serving HTTPS.
+   *
+   * @throws java.io.UncheckedIOException when the port cannot be bound
+   */
+  public static Webhook start(WebhookSettings settings, MeterRegistry registry) {
+    AdmissionState state = new AdmissionState();
+    WebhookMetrics metrics = new WebhookMetrics(registry);
+    metrics.warmGauge(state::warm);
+    Map<String, Object> clientConfig = new HashMap<>(settings.clientProperties());
+    clientConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    TopicStateReader reader = new TopicStateReader(clientConfig, settings.topics(), state, metrics);
+    reader.start();
+    WebhookServer server;
+    try {
+      server = WebhookServer.start(settings.port(), settings.sslContext(),
+          new AdmissionHandler(state, metrics), metrics, settings.threads(),
+          settings.maxBodyBytes(), settings.requestTimeout());
+    } catch (RuntimeException e) {
+      reader.close();
+      throw e;
+    }
+    return new Webhook(state, reader, server, metrics);
+  }
+
+  /**
+   * Ready for traffic (readiness probe): serving and warm. A replica that is not ready still
+   * answers (admitting unchanged), but Kubernetes routes API server calls to warm replicas.
+   */
+  public boolean ready() {
+    return state.warm();
+  }
+
+  /** The bound HTTPS port. */
+  public int port() {
+    return server.port();
+  }
+
+  public AdmissionState state() {
+    return state;
+  }
+
+  public WebhookMetrics metrics() {
+    return metrics;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    reader.close();
+  }
+}

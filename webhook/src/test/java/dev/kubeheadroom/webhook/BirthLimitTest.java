@@ -1,0 +1,115 @@
+package dev.kubeheadroom.webhook;
+
+import static dev.kubeheadroom.webhook.Fixtures.TEAM_A;
+import static dev.kubeheadroom.webhook.Fixtures.config;
+import static dev.kubeheadroom.webhook.Fixtures.enforcing;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.webhook.BirthDecision.Seed;
+import dev.kubeheadroom.webhook.BirthDecision.SeededLimit;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The pure rules of {@link BirthLimit}, one knob at a time (design §6.5, policy.md step 4). */
+class BirthLimitTest {
+
+  private static Pod pod(Map<String, String> annotations, String... cpuRequestsAndLimits) {
+    PodBuilder b = new PodBuilder().withNewMetadata().withName("p").withNamespace("team-a")
+        .withAnnotations(annotations).endMetadata().withNewSpec().endSpec();
+    for (int i = 0; i < cpuRequestsAndLimits.length; i += 2) {
+      Map<String, Quantity> requests = new LinkedHashMap<>();
+      requests.put("cpu", new Quantity(cpuRequestsAndLimits[i]));
+      Map<String, Quantity> limits = new LinkedHashMap<>();
+      if (cpuRequestsAndLimits[i + 1] != null) {
+        limits.put("cpu", new Quantity(cpuRequestsAndLimits[i + 1]));
+      }
+      b.editSpec().addToContainers(new ContainerBuilder().withName("c" + i / 2)
+          .withNewResources().withRequests(requests).withLimits(limits).endResources().build()).endSpec();
+    }
+    return b.build();
+  }
+
+  private static long limit(BirthDecision d, int index) {
+    assertThat(d).isInstanceOf(Seed.class);
+    return ((Seed) d).limits().get(index).limitMilli();
+  }
+
+  @Test
+  void seededLimitIsQuantizedToTheNearestQuantum() {
+    // 333m × 2 = 666m → 670m with a 10m quantum
+    assertThat(limit(BirthLimit.decide(pod(Map.of(), "333m", null), TEAM_A, enforcing()), 0)).isEqualTo(670);
+    // 333m × 2 = 666m → 700m with a 100m quantum; 666m exactly with quantization off
+    assertThat(limit(BirthLimit.decide(pod(Map.of(), "333m", null), TEAM_A, config(true, 2, 10, 100)), 0))
+        .isEqualTo(700);
+    assertThat(limit(BirthLimit.decide(pod(Map.of(), "333m", null), TEAM_A, config(true, 2, 10, 0)), 0))
+        .isEqualTo(666);
+  }
+
+  @Test
+  void quantizationStepsBackUnderTheCap() {
+    // 333m × 2 = 666m capped at 665m → 670m would cross the cap → 660m
+    assertThat(limit(BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "665m"), "333m", null),
+        TEAM_A, enforcing()), 0)).isEqualTo(660);
+  }
+
+  @Test
+  void multiplierThatRoundsBackToTheRequestSeedsNothing() {
+    // 1000m × 1.001 = 1001m → 1000m after quantization: equal to the request, so no limit
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "1", null), TEAM_A, config(true, 1.001, 10, 10));
+    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+  }
+
+  @Test
+  void maxMultiplierZeroMeansNoCapOnTheInitialMultiplier() {
+    assertThat(limit(BirthLimit.decide(pod(Map.of(), "500m", null), TEAM_A, config(true, 20, 0, 10)), 0))
+        .isEqualTo(10_000);
+  }
+
+  @Test
+  void limitsAlreadySetOnOtherContainersUsePartOfThePodCap() {
+    // cap 2 CPUs, c0 already limited at 1500m: c1 (250m) may get at most 500m of the 2 CPUs
+    BirthDecision d = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "2"), "1", "1500m", "250m", null),
+        TEAM_A, config(true, 4, 10, 10));
+    assertThat(((Seed) d).limits()).containsExactly(new SeededLimit("c1", false, 250, 500));
+  }
+
+  @Test
+  void podCapBelowTheRequestsNeverPushesALimitUnderItsRequest() {
+    BirthDecision d = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "100m"), "500m", null),
+        TEAM_A, enforcing());
+    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+  }
+
+  @Test
+  void zeroCpuRequestIsNotSeeded() {
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "0", null), TEAM_A, enforcing());
+    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+  }
+
+  @Test
+  void emptyLimitsObjectIsReplacedWithOneHoldingTheCpuLimit() {
+    Seed seed = (Seed) BirthLimit.decide(pod(Map.of(), "250m", null), TEAM_A, enforcing());
+    assertThat(seed.patch()).hasSize(1);
+    assertThat(seed.patch().get(0).path()).isEqualTo("/spec/containers/0/resources/limits");
+    assertThat(seed.patch().get(0).value().toString()).isEqualTo("{\"cpu\":\"500m\"}");
+  }
+
+  @Test
+  void windowsPodIsAdmittedUnchanged() {
+    Pod pod = new PodBuilder(pod(Map.of(), "500m", null)).editSpec().withNewOs("windows").endSpec().build();
+    assertThat(BirthLimit.decide(pod, TEAM_A, enforcing()))
+        .isEqualTo(new BirthDecision.Unchanged(AllowReason.WINDOWS));
+  }
+
+  @Test
+  void jsonPointerSegmentsAreEscaped() {
+    assertThat(PatchOp.pointer("metadata", "annotations", "kube-headroom.dev/max-cpu"))
+        .isEqualTo("/metadata/annotations/kube-headroom.dev~1max-cpu");
+    assertThat(PatchOp.pointer("a~b", "c/d~1", 3)).isEqualTo("/a~0b/c~1d~01/3");
+  }
+}
