@@ -1,11 +1,10 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.ops.MeterBinders;
 import dev.kubeheadroom.schemas.Topics;
-import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,6 +16,7 @@ import picocli.CommandLine.Option;
 public final class TopologyCommand implements Callable<Integer> {
   @Mixin KafkaOptions kafka;
   @Mixin TopicOptions topicOptions;
+  @Mixin OpsOptions ops;
 
   @Option(names = "--state-dir", paramLabel = "DIR",
       defaultValue = "${env:HEADROOM_STATE_DIR:-${sys:user.home}/.headroom/state}",
@@ -30,22 +30,24 @@ public final class TopologyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (KafkaConnection connection = kafka.connect(System.getenv())) {
+    try (StageRuntime runtime = StageRuntime.start(ops)) {
+      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
       Topics topics = topicOptions.prepare(connection);
-      TopologyRunner runner = start(connection, topics, TopologyListener.NONE);
-      Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "headroom-topology-shutdown"));
-      Throwable failure = runner.awaitStop();
-      return failure == null ? 0 : 1;
+      start(runtime, connection, topics, TopologySettings.defaults(topics));
+      return runtime.runUntilStopped();
     }
   }
 
-  TopologyRunner start(KafkaConnection connection, Topics topics, TopologyListener listener) {
+  /** Starts the topology inside {@code runtime} (also used by {@code run}). */
+  TopologyRunner start(StageRuntime runtime, KafkaConnection connection, Topics topics,
+      TopologySettings settings) {
     TopologyRunner.Options options = new TopologyRunner.Options(applicationId,
         connection.bootstrapServers(), stateDir, connection.clientProperties());
-    return TopologyRunner.start(options, TopologySettings.defaults(topics), listener);
-  }
-
-  static Duration startTimeout() {
-    return Duration.ofMinutes(2);
+    TopologyRunner runner = runtime.own(
+        TopologyRunner.start(options, settings, new MetricsListener(runtime.metrics)));
+    runtime.own(MeterBinders.bindKafkaStreams(runtime.registry, runner.streams()));
+    runtime.readiness.add("topology", runner::isRunning);
+    runtime.watch("topology", runner::failure);
+    return runner;
   }
 }

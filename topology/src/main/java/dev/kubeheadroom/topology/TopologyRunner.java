@@ -79,6 +79,16 @@ public final class TopologyRunner implements AutoCloseable {
     return p;
   }
 
+  /** The Streams client, for binding its metrics. */
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  /** The failure that stopped the topology, if one did. */
+  public java.util.Optional<Throwable> failure() {
+    return java.util.Optional.ofNullable(failure);
+  }
+
   public boolean isRunning() {
     return streams.state() == KafkaStreams.State.RUNNING;
   }

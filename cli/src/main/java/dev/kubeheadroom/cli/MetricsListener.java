@@ -1,0 +1,35 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.topology.TopologyListener;
+import java.util.concurrent.TimeUnit;
+
+/** The topology's reports as Headroom's metrics. */
+final class MetricsListener implements TopologyListener {
+  private final HeadroomMetrics metrics;
+
+  MetricsListener(HeadroomMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void deadLetter(String topic, String reason) {
+    metrics.deadLetter(topic);
+  }
+
+  @Override
+  public void decided(NodeDecision decision) {
+    metrics.recordDecision(decision);
+  }
+
+  @Override
+  public void evaluated(String node, long nanos) {
+    metrics.reconcileTimer().record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void nodeRemoved(String node) {
+    metrics.nodeRemoved(node);
+  }
+}

@@ -1,0 +1,31 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.ops.OpsConfig;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** Where a stage serves its metrics and health endpoints (runbook: metrics TLS). */
+public final class OpsOptions {
+  @Option(names = "--health-port", paramLabel = "PORT", defaultValue = "${env:HEADROOM_HEALTH_PORT:-8081}",
+      description = "Plain-HTTP /healthz and /readyz (default: ${DEFAULT-VALUE}; 0 picks a free port). Env: HEADROOM_HEALTH_PORT.")
+  int healthPort;
+
+  @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:HEADROOM_METRICS_PORT:-8443}",
+      description = "Prometheus /metrics (default: ${DEFAULT-VALUE}; 0 picks a free port). Env: HEADROOM_METRICS_PORT.")
+  int metricsPort;
+
+  @Option(names = "--metrics-secure", paramLabel = "true|false", arity = "1",
+      defaultValue = "${env:HEADROOM_METRICS_SECURE:-true}",
+      description = "Serve /metrics over HTTPS (default: ${DEFAULT-VALUE}). Env: HEADROOM_METRICS_SECURE.")
+  boolean metricsSecure;
+
+  @Option(names = "--metrics-cert-path", paramLabel = "DIR", defaultValue = "${env:HEADROOM_METRICS_CERT_PATH}",
+      description = "Directory with tls.crt, tls.key (and ca.crt) for /metrics, e.g. a cert-manager Secret; "
+          + "a self-signed certificate when absent. Env: HEADROOM_METRICS_CERT_PATH.")
+  Path metricsCertPath;
+
+  OpsConfig config() {
+    OpsConfig config = OpsConfig.defaults().withPorts(healthPort, metricsPort).withMetricsSecure(metricsSecure);
+    return metricsCertPath == null ? config : config.withMetricsCertPath(metricsCertPath);
+  }
+}

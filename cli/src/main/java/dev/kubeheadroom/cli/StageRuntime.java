@@ -1,0 +1,122 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.ops.MeterBinders;
+import dev.kubeheadroom.ops.OpsServer;
+import dev.kubeheadroom.ops.Readiness;
+import dev.kubeheadroom.ops.TlsMaterialException;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every long-running stage command shares: the metrics registry and Headroom's meters, the
+ * readiness checks and the ops server, the resources to close in reverse order, and the wait
+ * until a signal or a stage failure ends the process.
+ */
+final class StageRuntime implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StageRuntime.class);
+  private static final Duration FAILURE_POLL = Duration.ofMillis(500);
+
+  final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
+  final HeadroomMetrics metrics = new HeadroomMetrics(registry);
+  final Readiness readiness = new Readiness();
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final Map<String, Supplier<Optional<Throwable>>> failures = new LinkedHashMap<>();
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private OpsServer server;
+
+  static StageRuntime start(OpsOptions ops) {
+    StageRuntime runtime = new StageRuntime();
+    runtime.own(MeterBinders.bindJvm(runtime.registry));
+    try {
+      runtime.server = runtime.own(OpsServer.start(ops.config(), runtime.registry, runtime.readiness));
+    } catch (TlsMaterialException e) {
+      runtime.close();
+      throw new UserError("--metrics-cert-path: " + e.getMessage());
+    } catch (java.io.IOException | RuntimeException e) {
+      runtime.close();
+      throw new UserError("cannot serve health/metrics: " + e.getMessage());
+    }
+    return runtime;
+  }
+
+  int healthPort() {
+    return server.healthPort();
+  }
+
+  int metricsPort() {
+    return server.metricsPort();
+  }
+
+  /** Closed when the runtime closes, after everything owned later. */
+  <T extends AutoCloseable> T own(T resource) {
+    resources.push(resource);
+    return resource;
+  }
+
+  /** A stage whose failure ends the process (exit code 1). */
+  void watch(String stage, Supplier<Optional<Throwable>> failure) {
+    failures.put(stage, failure);
+  }
+
+  /**
+   * Blocks until SIGTERM/SIGINT (exit 0) or a watched stage fails (exit 1), then closes
+   * everything in reverse order of start.
+   */
+  int runUntilStopped() throws InterruptedException {
+    Thread hook = new Thread(() -> {
+      stopRequested.countDown();
+      try {
+        closed.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "headroom-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int code = 0;
+    while (!stopRequested.await(FAILURE_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+      Optional<Map.Entry<String, Throwable>> failed = failed();
+      if (failed.isPresent()) {
+        LOG.error("Stage {} failed; stopping", failed.get().getKey(), failed.get().getValue());
+        code = 1;
+        break;
+      }
+    }
+    close();
+    return code;
+  }
+
+  private Optional<Map.Entry<String, Throwable>> failed() {
+    for (Map.Entry<String, Supplier<Optional<Throwable>>> e : failures.entrySet()) {
+      Optional<Throwable> t = e.getValue().get();
+      if (t.isPresent()) {
+        return Optional.of(Map.entry(e.getKey(), t.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void close() {
+    while (!resources.isEmpty()) {
+      AutoCloseable r = resources.pop();
+      try {
+        r.close();
+      } catch (Exception e) {
+        LOG.warn("Closing {} failed: {}", r.getClass().getSimpleName(), e.toString());
+      }
+    }
+    closed.countDown();
+  }
+}
