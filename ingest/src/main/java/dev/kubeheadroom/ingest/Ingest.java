@@ -1,0 +1,312 @@
+package dev.kubeheadroom.ingest;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest stage: fabric8 shared informers on pods (every pod, field-stripped cache), nodes,
+ * namespaces, LimitRanges, and — when their APIs are served — VerticalPodAutoscalers and the
+ * HeadroomConfig, published to the node-keyed and compacted topics by the leader only.
+ *
+ * <pre>{@code
+ * try (Ingest ingest = Ingest.start(client, settings, registry)) {
+ *   String why = ingest.terminated().join(); // leadership lost or topics unusable: exit
+ * }
+ * }</pre>
+ *
+ * <p>Every instance runs the informers (a standby's cache is warm); the one holding the Lease
+ * opens the Kafka sink and publishes everything it has (a full re-publish, then a node sync per
+ * node), then changes as they come and a node sync every resync period. The caller owns the
+ * client and the registry.
+ */
+public final class Ingest implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
+
+  /** {@code autoscaling.k8s.io/v1 VerticalPodAutoscaler}, namespaced (optional CRD). */
+  public static final CustomResourceDefinitionContext VPA = new CustomResourceDefinitionContext.Builder()
+      .withGroup("autoscaling.k8s.io").withVersion("v1").withKind("VerticalPodAutoscaler")
+      .withPlural("verticalpodautoscalers").withScope("Namespaced").build();
+
+  /** {@code kube-headroom.dev/v1alpha1 HeadroomConfig}, cluster-scoped (Headroom's CRD). */
+  public static final CustomResourceDefinitionContext HEADROOM_CONFIG = new CustomResourceDefinitionContext.Builder()
+      .withGroup("kube-headroom.dev").withVersion("v1alpha1").withKind("HeadroomConfig")
+      .withPlural("headroomconfigs").withScope("Cluster").build();
+
+  private final IngestSettings settings;
+  private final IngestMetrics metrics;
+  private final KafkaSink sink;
+  private final ScheduledExecutorService executor;
+  private final IngestLeader leader;
+  private final CompletableFuture<String> terminated = new CompletableFuture<>();
+  private final List<Watched> informers = new ArrayList<>();
+
+  private final SnapshotPublisher pods;
+  private final NodePublisher nodes;
+  private final NamespaceTracker namespaces;
+  private final ConfigTracker config;
+  private final VpaIndex vpas = new VpaIndex();
+  private final boolean vpaServed;
+  private final boolean configServed;
+
+  /** One informer and whether it may be missing (a CRD not installed). */
+  private record Watched(String kind, SharedIndexInformer<?> informer, boolean optional,
+      CompletableFuture<Boolean> synced) {}
+
+  private Ingest(KubernetesClient client, IngestSettings settings, MeterRegistry registry) {
+    this.settings = settings;
+    this.metrics = new IngestMetrics(registry);
+    this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "headroom-ingest-resync");
+      t.setDaemon(true);
+      return t;
+    });
+    this.sink = new KafkaSink(settings, metrics, reason -> executor.execute(() -> resync(reason)));
+
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().runnableInformer(0)
+        .itemStore(new StrippedPodStore(new PodFieldStripper()));
+    SharedIndexInformer<Node> nodeInformer = client.nodes().runnableInformer(0);
+    SharedIndexInformer<Namespace> nsInformer = client.namespaces().runnableInformer(0);
+    SharedIndexInformer<LimitRange> lrInformer = client.limitRanges().inAnyNamespace().runnableInformer(0);
+    this.pods = new SnapshotPublisher(settings.topics(), sink, metrics, podInformer.getIndexer(), vpas);
+    this.nodes = new NodePublisher(settings.topics(), sink, metrics, nodeInformer.getIndexer());
+    this.namespaces = new NamespaceTracker(settings.topics(), sink, metrics, nsInformer.getIndexer(),
+        lrInformer.getIndexer());
+    this.config = new ConfigTracker(settings.topics(), sink, metrics);
+
+    vpaServed = ApiDiscovery.serves(client, VPA.getGroup() + "/" + VPA.getVersion(), VPA.getKind());
+    configServed = ApiDiscovery.serves(client,
+        HEADROOM_CONFIG.getGroup() + "/" + HEADROOM_CONFIG.getVersion(), HEADROOM_CONFIG.getKind());
+    if (vpaServed) {
+      SharedIndexInformer<GenericKubernetesResource> vpaInformer =
+          client.genericKubernetesResources(VPA).inAnyNamespace().runnableInformer(0);
+      vpaInformer.addEventHandler(handler(
+          vpa -> vpas.put(vpa).ifPresent(this::vpaChanged),
+          vpa -> vpas.remove(vpa).ifPresent(this::vpaChanged)));
+      watch("VerticalPodAutoscaler", vpaInformer, true);
+    } else {
+      LOG.warn("VerticalPodAutoscaler API ({}/{}) not served: no pod is marked as VPA-controlled",
+          VPA.getGroup(), VPA.getVersion());
+    }
+    if (configServed) {
+      SharedIndexInformer<GenericKubernetesResource> configInformer =
+          client.genericKubernetesResources(HEADROOM_CONFIG).runnableInformer(0);
+      configInformer.addEventHandler(handler(config::changed, config::deleted));
+      watch("HeadroomConfig", configInformer, true);
+    } else {
+      LOG.warn("HeadroomConfig API ({}/{}) not served: the defaults (dry-run) are in force",
+          HEADROOM_CONFIG.getGroup(), HEADROOM_CONFIG.getVersion());
+    }
+    nodeInformer.addEventHandler(handler(nodes::changed, nodes::deleted));
+    nsInformer.addEventHandler(handler(namespaces::namespaceChanged, namespaces::namespaceDeleted));
+    lrInformer.addEventHandler(handler(namespaces::limitRangeChanged, namespaces::limitRangeChanged));
+    podInformer.addEventHandler(handler(pods::changed, pods::deleted));
+    watch("Node", nodeInformer, false);
+    watch("Namespace", nsInformer, false);
+    watch("LimitRange", lrInformer, false);
+    watch("Pod", podInformer, false); // last: VPAs are known when pods are first judged
+
+    this.leader = new IngestLeader(client, settings.lease(), () -> executor.execute(this::lead));
+    leader.lost().thenAccept(reason -> stop(reason));
+    sink.failed().whenComplete((ok, error) -> stop("Kafka topics unusable: " + error.getMessage()));
+  }
+
+  /**
+   * Starts the informers and joins the leader election; returns at once. See {@link #ready()}
+   * and {@link #terminated()}.
+   */
+  public static Ingest start(KubernetesClient client, IngestSettings settings, MeterRegistry registry) {
+    Ingest ingest = new Ingest(client, settings, registry);
+    ingest.leader.start();
+    return ingest;
+  }
+
+  /** Informers synced (absent optional APIs aside) and Kafka answering. */
+  public boolean ready() {
+    return informersSynced() && sink.reachable();
+  }
+
+  /** Whether this instance holds the Lease and publishes. */
+  public boolean leading() {
+    return leader.leading();
+  }
+
+  /**
+   * Completes with the reason when the stage stopped by itself (leadership lost, topics
+   * unusable): the process should exit so its supervisor starts a fresh instance.
+   */
+  public CompletableFuture<String> terminated() {
+    return terminated;
+  }
+
+  /** Whether the VerticalPodAutoscaler and HeadroomConfig APIs were found (and listable). */
+  public boolean vpaApiServed() {
+    return vpaServed && informers.stream().noneMatch(w -> w.kind().equals("VerticalPodAutoscaler")
+        && w.synced().isDone() && !w.synced().join());
+  }
+
+  public boolean configApiServed() {
+    return configServed && informers.stream().noneMatch(w -> w.kind().equals("HeadroomConfig")
+        && w.synced().isDone() && !w.synced().join());
+  }
+
+  /** The HeadroomConfig in force and the last refusal's one-line reason, if any. */
+  public dev.kubeheadroom.projection.LastGoodConfig configState() {
+    return config.state();
+  }
+
+  /** The pod publisher (for diagnostics and tests). */
+  SnapshotPublisher podPublisher() {
+    return pods;
+  }
+
+  private void watch(String kind, SharedIndexInformer<?> informer, boolean optional) {
+    informer.exceptionHandler((started, t) -> {
+      if (optional && ApiDiscovery.isNotFound(t)) {
+        return false; // the CRD is not (or no longer) installed: stop this informer only
+      }
+      LOG.warn("{} watch failed, retrying: {}", kind, t.getMessage());
+      return true;
+    });
+    CompletableFuture<Boolean> synced = new CompletableFuture<>();
+    informer.start().whenComplete((ok, error) -> {
+      if (error == null) {
+        synced.complete(true);
+      } else if (optional && ApiDiscovery.isNotFound(error)) {
+        LOG.warn("{} API not served (404): continuing without it", kind);
+        synced.complete(false);
+      } else {
+        synced.completeExceptionally(error);
+        stop(kind + " informer failed: " + error.getMessage());
+      }
+    });
+    informers.add(new Watched(kind, informer, optional, synced));
+  }
+
+  private boolean informersSynced() {
+    for (Watched w : informers) {
+      if (!w.synced().isDone() && !w.informer().hasSynced()) {
+        return false;
+      }
+      if (w.synced().isCompletedExceptionally()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void vpaChanged(String namespace) {
+    metrics.event("vpa");
+    pods.namespaceChanged(namespace);
+  }
+
+  /** Became leader: wait for the caches, open the sink, publish everything, sync nodes. */
+  private void lead() {
+    try {
+      for (Watched w : informers) {
+        w.synced().get();
+      }
+    } catch (Exception e) {
+      stop("informers did not sync: " + e.getMessage());
+      return;
+    }
+    if (!leader.leading() || terminated.isDone()) {
+      return;
+    }
+    sink.open();
+    metrics.leader(true);
+    resync("leader");
+    long period = settings.resyncPeriod().toMillis();
+    executor.scheduleAtFixedRate(this::nodeSync, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** A full re-publish: nodes, namespaces, config, every pod, then a node sync per node. */
+  private void resync(String reason) {
+    if (!leader.leading() || terminated.isDone()) {
+      return;
+    }
+    long started = System.nanoTime();
+    metrics.resync(reason);
+    try {
+      nodes.republishAll();
+      namespaces.republishAll();
+      config.republishAll();
+      pods.republishAll();
+      pods.syncNodes(nodes.names());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    LOG.info("full re-publish ({}) done in {} ms", reason,
+        Duration.ofNanos(System.nanoTime() - started).toMillis());
+  }
+
+  private void nodeSync() {
+    if (leader.leading() && !terminated.isDone()) {
+      pods.syncNodes(nodes.names());
+    }
+  }
+
+  private void stop(String reason) {
+    if (terminated.isDone()) {
+      return;
+    }
+    sink.shut();
+    metrics.leader(false);
+    LOG.warn("ingest stopped: {}", reason);
+    terminated.complete(reason);
+  }
+
+  private static <T> ResourceEventHandler<T> handler(Consumer<T> changed, Consumer<T> deleted) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        changed.accept(obj);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        changed.accept(newObj);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        deleted.accept(obj);
+      }
+    };
+  }
+
+  /**
+   * Stops publishing, lets Kafka take what is queued (up to 5 s), then leaves the election
+   * (releasing the Lease, so a standby takes over at once) and stops the informers.
+   */
+  @Override
+  public void close() {
+    sink.shut();
+    metrics.leader(false);
+    executor.shutdownNow();
+    sink.close(Duration.ofSeconds(5));
+    leader.close();
+    informers.forEach(w -> w.informer().stop());
+    if (!terminated.isDone()) {
+      terminated.complete("closed");
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package dev.kubeheadroom.ingest;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lease-based leader election ({@code coordination.k8s.io/v1} Lease via fabric8's
+ * {@code client.leaderElector()}): ingest is one active leader per cluster (pipeline.md "Scale").
+ *
+ * <p>Losing leadership is final for this instance: {@link #lost()} completes and the owner stops
+ * publishing; the process should then exit so its supervisor starts a fresh candidate (the
+ * java-operator-sdk / controller-runtime convention). Closing releases the lease, so a standby
+ * takes over within one retry period instead of waiting for the lease to expire.
+ */
+public final class IngestLeader implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestLeader.class);
+
+  private final KubernetesClient client;
+  private final IngestSettings.LeaseSettings lease;
+  private final Runnable onStartLeading;
+  private final CompletableFuture<String> lost = new CompletableFuture<>();
+  private volatile boolean leading;
+  private volatile boolean closing;
+  private CompletableFuture<?> election;
+
+  /** @param onStartLeading runs (on the elector's thread; must not block) when this instance leads */
+  public IngestLeader(KubernetesClient client, IngestSettings.LeaseSettings lease, Runnable onStartLeading) {
+    this.client = client;
+    this.lease = lease;
+    this.onStartLeading = onStartLeading;
+  }
+
+  /** Joins the election (returns at once). */
+  public synchronized void start() {
+    var config = new LeaderElectionConfigBuilder()
+        .withName(lease.name())
+        .withLock(new LeaseLock(lease.namespace(), lease.name(), lease.identity()))
+        .withLeaseDuration(lease.leaseDuration())
+        .withRenewDeadline(lease.renewDeadline())
+        .withRetryPeriod(lease.retryPeriod())
+        .withReleaseOnCancel(true)
+        .withLeaderCallbacks(new LeaderCallbacks(this::started, this::stopped, this::newLeader))
+        .build();
+    election = client.leaderElector().withConfig(config).build().start();
+    election.whenComplete((ok, error) -> {
+      if (!closing && !lost.isDone()) {
+        lost.complete(error == null ? "leader election ended" : "leader election failed: " + error);
+      }
+    });
+  }
+
+  /** Whether this instance holds the lease now. */
+  public boolean leading() {
+    return leading;
+  }
+
+  /**
+   * Completes with the reason when this instance stopped leading (or the election ended) other
+   * than by {@link #close()}: time for the process to exit.
+   */
+  public CompletableFuture<String> lost() {
+    return lost;
+  }
+
+  private void started() {
+    leading = true;
+    LOG.info("Lease({}/{}) acquired by {}: publishing", lease.namespace(), lease.name(), lease.identity());
+    onStartLeading.run();
+  }
+
+  private void stopped() {
+    boolean was = leading;
+    leading = false;
+    if (!closing && was) {
+      LOG.warn("Lease({}/{}) lost by {}: ingest stops", lease.namespace(), lease.name(), lease.identity());
+      lost.complete("leadership lost");
+    }
+  }
+
+  private void newLeader(String identity) {
+    if (!identity.equals(lease.identity())) {
+      LOG.info("Lease({}/{}) held by {}", lease.namespace(), lease.name(), identity);
+    }
+  }
+
+  /** Leaves the election, releasing the lease if held. */
+  @Override
+  public synchronized void close() {
+    closing = true;
+    leading = false;
+    if (election != null) {
+      election.cancel(true);
+    }
+  }
+}

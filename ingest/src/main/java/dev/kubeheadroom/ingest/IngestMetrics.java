@@ -1,0 +1,101 @@
+package dev.kubeheadroom.ingest;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * The ingest stage's meters (Prometheus names in brackets). Rates are metrics, never log lines.
+ *
+ * <ul>
+ *   <li>{@value #EVENTS}{@code {kind}} [headroom_ingest_events_total]: informer events seen;
+ *       kind = pod, node, namespace, limitrange, vpa, config
+ *   <li>{@value #PUBLISHED}{@code {record}} [headroom_ingest_published_total]: records handed to
+ *       Kafka; record = pod, pod-removed, node-sync, node, node-removed, namespace,
+ *       namespace-deleted, config, config-deleted
+ *   <li>{@value #CHURN}{@code {kind}} [headroom_ingest_churn_dropped_total]: events that changed
+ *       nothing a decision depends on, so nothing was published
+ *   <li>{@value #DEFERRED} [headroom_resize_deferred_pods]: pods whose last snapshot shows the
+ *       kubelet's {@code PodResizePending/Deferred}
+ *   <li>{@value #REFUSALS} [headroom_config_refusals_total]: HeadroomConfig objects refused
+ *   <li>{@value #INVALID}{@code {kind}} [headroom_ingest_invalid_objects_total]: objects the
+ *       projection refused (logged with the reason)
+ *   <li>{@value #OVERFLOWS} [headroom_ingest_buffer_overflows_total]: records not queued because
+ *       the buffer was full (each forces a full re-publish once Kafka is back)
+ *   <li>{@value #DELIVERY_FAILURES} [headroom_ingest_delivery_failures_total]: records Kafka did
+ *       not acknowledge in time (each forces a full re-publish)
+ *   <li>{@value #RESYNCS}{@code {reason}} [headroom_ingest_resyncs_total]: full re-publishes;
+ *       reason = leader, overflow
+ *   <li>{@value #BUFFERED} [headroom_ingest_buffered_records]: queued plus unacknowledged records
+ *   <li>{@value #LEADER} [headroom_ingest_leader]: 1 while this instance publishes
+ * </ul>
+ */
+public final class IngestMetrics {
+  public static final String EVENTS = "headroom.ingest.events";
+  public static final String PUBLISHED = "headroom.ingest.published";
+  public static final String CHURN = "headroom.ingest.churn.dropped";
+  public static final String DEFERRED = "headroom.resize.deferred.pods";
+  public static final String REFUSALS = "headroom.config.refusals";
+  public static final String INVALID = "headroom.ingest.invalid.objects";
+  public static final String OVERFLOWS = "headroom.ingest.buffer.overflows";
+  public static final String DELIVERY_FAILURES = "headroom.ingest.delivery.failures";
+  public static final String RESYNCS = "headroom.ingest.resyncs";
+  public static final String BUFFERED = "headroom.ingest.buffered.records";
+  public static final String LEADER = "headroom.ingest.leader";
+
+  private final MeterRegistry registry;
+  private final AtomicLong leader = new AtomicLong();
+
+  public IngestMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    Gauge.builder(LEADER, leader, AtomicLong::get).description("1 while this instance publishes")
+        .register(registry);
+  }
+
+  public void event(String kind) {
+    registry.counter(EVENTS, "kind", kind).increment();
+  }
+
+  public void published(String record) {
+    registry.counter(PUBLISHED, "record", record).increment();
+  }
+
+  public void churn(String kind) {
+    registry.counter(CHURN, "kind", kind).increment();
+  }
+
+  public void invalid(String kind) {
+    registry.counter(INVALID, "kind", kind).increment();
+  }
+
+  public void refusal() {
+    registry.counter(REFUSALS).increment();
+  }
+
+  public void overflow() {
+    registry.counter(OVERFLOWS).increment();
+  }
+
+  public void deliveryFailure() {
+    registry.counter(DELIVERY_FAILURES).increment();
+  }
+
+  public void resync(String reason) {
+    registry.counter(RESYNCS, "reason", reason).increment();
+  }
+
+  public void leader(boolean value) {
+    leader.set(value ? 1 : 0);
+  }
+
+  public void deferredGauge(Supplier<Number> deferredPods) {
+    Gauge.builder(DEFERRED, deferredPods).description("pods whose resize the kubelet deferred")
+        .register(registry);
+  }
+
+  public void bufferedGauge(Supplier<Number> buffered) {
+    Gauge.builder(BUFFERED, buffered).description("records queued or awaiting acknowledgement")
+        .register(registry);
+  }
+}

@@ -1,0 +1,142 @@
+package dev.kubeheadroom.ingest;
+
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything the ingest stage is built from, parsed once at the edge (the CLI) and passed down.
+ *
+ * @param bootstrapServers Kafka {@code bootstrap.servers}
+ * @param clientProperties extra producer/admin properties (security, timeouts); they cannot turn
+ *     off idempotence or {@code acks=all}
+ * @param topics topic names (prefix {@code headroom.} by default)
+ * @param topicLayout when non-null, missing topics are created with this layout when Kafka is
+ *     first reached (and the node-keyed partition counts are checked); null: topics must exist
+ * @param resyncPeriod how often the leader publishes a node sync for every node (default 10 min)
+ * @param lease leader election settings
+ * @param bufferCapacity records held while Kafka is slow or down (queued plus unacknowledged,
+ *     default {@value #DEFAULT_BUFFER_CAPACITY}); beyond it, records are not queued and a full
+ *     re-publish follows once Kafka is back
+ * @param kafkaRetryBackoff pause between attempts while Kafka does not answer (default 1 s)
+ */
+public record IngestSettings(
+    String bootstrapServers,
+    Map<String, String> clientProperties,
+    Topics topics,
+    TopicLayout topicLayout,
+    Duration resyncPeriod,
+    LeaseSettings lease,
+    int bufferCapacity,
+    Duration kafkaRetryBackoff) {
+
+  public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofMinutes(10);
+  public static final int DEFAULT_BUFFER_CAPACITY = 200_000;
+  public static final Duration DEFAULT_KAFKA_RETRY_BACKOFF = Duration.ofSeconds(1);
+
+  public IngestSettings {
+    if (bootstrapServers == null || bootstrapServers.isBlank()) {
+      throw new IllegalArgumentException("bootstrapServers is required");
+    }
+    clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+    Objects.requireNonNull(topics, "topics");
+    positive(resyncPeriod, "resyncPeriod");
+    Objects.requireNonNull(lease, "lease");
+    if (bufferCapacity < 1) {
+      throw new IllegalArgumentException("bufferCapacity must be >= 1, got " + bufferCapacity);
+    }
+    positive(kafkaRetryBackoff, "kafkaRetryBackoff");
+  }
+
+  /** The defaults: prefix {@code headroom.}, topics must exist, 10 min resync, default lease. */
+  public static IngestSettings defaults(String bootstrapServers, String identity) {
+    return new IngestSettings(bootstrapServers, Map.of(), Topics.defaults(), null,
+        DEFAULT_RESYNC_PERIOD, LeaseSettings.defaults(identity), DEFAULT_BUFFER_CAPACITY,
+        DEFAULT_KAFKA_RETRY_BACKOFF);
+  }
+
+  public IngestSettings withTopics(Topics value) {
+    return new IngestSettings(bootstrapServers, clientProperties, value, topicLayout, resyncPeriod,
+        lease, bufferCapacity, kafkaRetryBackoff);
+  }
+
+  public IngestSettings withTopicLayout(TopicLayout value) {
+    return new IngestSettings(bootstrapServers, clientProperties, topics, value, resyncPeriod,
+        lease, bufferCapacity, kafkaRetryBackoff);
+  }
+
+  public IngestSettings withResyncPeriod(Duration value) {
+    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, value,
+        lease, bufferCapacity, kafkaRetryBackoff);
+  }
+
+  public IngestSettings withLease(LeaseSettings value) {
+    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+        value, bufferCapacity, kafkaRetryBackoff);
+  }
+
+  public IngestSettings withBufferCapacity(int value) {
+    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+        lease, value, kafkaRetryBackoff);
+  }
+
+  public IngestSettings withClientProperties(Map<String, String> value) {
+    return new IngestSettings(bootstrapServers, value, topics, topicLayout, resyncPeriod,
+        lease, bufferCapacity, kafkaRetryBackoff);
+  }
+
+  static void positive(Duration d, String name) {
+    if (d == null || d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException(name + " must be a positive duration, got " + d);
+    }
+  }
+
+  /**
+   * Leader election on a {@code coordination.k8s.io/v1} Lease; client-go's defaults.
+   *
+   * @param namespace the Lease's namespace (default {@value #DEFAULT_NAMESPACE})
+   * @param name the Lease's name (default {@value #DEFAULT_NAME})
+   * @param identity this instance's holder identity (the pod name, usually); must be unique
+   * @param leaseDuration how long a lease holds without renewal (default 15 s)
+   * @param renewDeadline how long the leader keeps trying to renew before giving up (default 10 s)
+   * @param retryPeriod how often candidates try and the leader renews (default 2 s)
+   */
+  public record LeaseSettings(
+      String namespace, String name, String identity, Duration leaseDuration,
+      Duration renewDeadline, Duration retryPeriod) {
+    public static final String DEFAULT_NAMESPACE = "kube-headroom";
+    public static final String DEFAULT_NAME = "headroom-ingest";
+
+    public LeaseSettings {
+      text(namespace, "lease namespace");
+      text(name, "lease name");
+      text(identity, "lease identity");
+      positive(leaseDuration, "leaseDuration");
+      positive(renewDeadline, "renewDeadline");
+      positive(retryPeriod, "retryPeriod");
+      if (renewDeadline.compareTo(leaseDuration) >= 0) {
+        throw new IllegalArgumentException("renewDeadline must be shorter than leaseDuration");
+      }
+      if (retryPeriod.compareTo(renewDeadline) >= 0) {
+        throw new IllegalArgumentException("retryPeriod must be shorter than renewDeadline");
+      }
+    }
+
+    public static LeaseSettings defaults(String identity) {
+      return new LeaseSettings(DEFAULT_NAMESPACE, DEFAULT_NAME, identity, Duration.ofSeconds(15),
+          Duration.ofSeconds(10), Duration.ofSeconds(2));
+    }
+
+    public LeaseSettings withTimings(Duration lease, Duration renew, Duration retry) {
+      return new LeaseSettings(namespace, name, identity, lease, renew, retry);
+    }
+
+    private static void text(String s, String what) {
+      if (s == null || s.isBlank()) {
+        throw new IllegalArgumentException(what + " is required");
+      }
+    }
+  }
+}

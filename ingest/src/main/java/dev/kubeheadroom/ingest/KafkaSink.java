@@ -1,0 +1,297 @@
+package dev.kubeheadroom.ingest;
+
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands records to Kafka without ever blocking an informer thread and without losing one silently.
+ *
+ * <ul>
+ *   <li>Idempotent producer, {@code acks=all}: Kafka's own retries cover short outages in order.
+ *   <li>{@link #offer} queues in memory; one sender thread feeds the producer. The buffer bound
+ *       counts queued <em>and</em> unacknowledged records, so it fills while Kafka is down even
+ *       though the producer would accept more.
+ *   <li>A record that does not fit, or that Kafka does not acknowledge within the producer's
+ *       {@code delivery.timeout.ms}, is counted and raises "needs resync": once the broker answers
+ *       again, the sink asks its owner (the resync callback) for a full re-publish, which
+ *       supersedes whatever was lost. Records that did fit are still delivered first, in order.
+ *   <li>Closed (not the leader): offers are ignored, nothing is published.
+ * </ul>
+ */
+public final class KafkaSink implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaSink.class);
+  private static final Duration HEALTHY_PROBE_INTERVAL = Duration.ofSeconds(10);
+
+  private record Out(String topic, String key, byte[] value) {}
+
+  private final IngestSettings settings;
+  private final IngestMetrics metrics;
+  private final Producer<String, byte[]> producer;
+  private final Admin admin;
+  private final Consumer<String> resyncRequest;
+  private final CompletableFuture<Void> failed = new CompletableFuture<>();
+  private final Thread sender;
+
+  private final ArrayDeque<Out> queue = new ArrayDeque<>();
+  private int inFlight; // guarded by this
+  private boolean open; // guarded by this
+  private boolean running = true; // guarded by this
+  private String resyncReason; // guarded by this; non-null: a full re-publish is owed
+  private volatile boolean reachable;
+  private volatile boolean topicsReady;
+
+  /**
+   * @param resyncRequest called (from the sender thread; it must not block) when a full re-publish
+   *     is owed and Kafka answers again; the argument is the reason
+   */
+  public KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest) {
+    this.settings = settings;
+    this.metrics = metrics;
+    this.resyncRequest = resyncRequest;
+    this.producer = new KafkaProducer<>(producerConfig(settings), new StringSerializer(), new ByteArraySerializer());
+    this.admin = Admin.create(new HashMap<>(clientConfig(settings)));
+    this.topicsReady = settings.topicLayout() == null;
+    metrics.bufferedGauge(this::buffered);
+    sender = new Thread(this::run, "headroom-ingest-sender");
+    sender.setDaemon(true);
+    sender.start();
+  }
+
+  static Map<String, Object> clientConfig(IngestSettings settings) {
+    Map<String, Object> config = new HashMap<>(settings.clientProperties());
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    return config;
+  }
+
+  static Map<String, Object> producerConfig(IngestSettings settings) {
+    Map<String, Object> config = clientConfig(settings);
+    config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+    config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+    config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "headroom-ingest");
+    // What the design requires, whatever the user passed.
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
+    config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    return config;
+  }
+
+  /** Starts publishing (this instance leads). Offers made before are not replayed. */
+  public synchronized void open() {
+    open = true;
+    resyncReason = null; // a new leader re-publishes everything anyway
+  }
+
+  /** Stops publishing: later offers are ignored. Queued records are still sent. */
+  public synchronized void shut() {
+    open = false;
+  }
+
+  /**
+   * Queues one record ({@code value} null: a tombstone). Never blocks.
+   *
+   * @return false when the record was not queued: not leading (nothing to publish), or the
+   *     buffer is full (counted; a full re-publish follows once Kafka is back)
+   */
+  public synchronized boolean offer(String topic, String key, byte[] value) {
+    if (!open || !running) {
+      return false;
+    }
+    if (queue.size() + inFlight >= settings.bufferCapacity()) {
+      metrics.overflow();
+      if (resyncReason == null) {
+        LOG.warn("ingest buffer full ({} records): publishing will resume with a full re-publish once Kafka catches up",
+            settings.bufferCapacity());
+        resyncReason = "overflow";
+      }
+      return false;
+    }
+    queue.addLast(new Out(topic, key, value));
+    notifyAll();
+    return true;
+  }
+
+  /**
+   * Waits until the buffer is at most half full, so a full re-publish can go through it at the
+   * pace Kafka takes records. Returns at once when not leading or closed.
+   */
+  public synchronized void awaitRoom() throws InterruptedException {
+    while (open && running && queue.size() + inFlight > settings.bufferCapacity() / 2) {
+      wait(settings.kafkaRetryBackoff().toMillis());
+    }
+  }
+
+  /** Whether the last look at Kafka found it answering (and the topics in place). */
+  public boolean reachable() {
+    return reachable && topicsReady;
+  }
+
+  /** Completes exceptionally if the topics cannot carry the pipeline (a configuration error). */
+  public CompletableFuture<Void> failed() {
+    return failed;
+  }
+
+  /** Queued plus unacknowledged records. */
+  public synchronized int buffered() {
+    return queue.size() + inFlight;
+  }
+
+  private void run() {
+    long nextProbe = 0;
+    while (true) {
+      if (System.nanoTime() - nextProbe >= 0) {
+        probe();
+        nextProbe = System.nanoTime() + (reachable() && !resyncOwed()
+            ? HEALTHY_PROBE_INTERVAL : settings.kafkaRetryBackoff()).toNanos();
+      }
+      Out next;
+      synchronized (this) {
+        if (!running) {
+          return;
+        }
+        if (queue.isEmpty() || !topicsReady) {
+          long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextProbe - System.nanoTime()));
+          try {
+            wait(waitMillis);
+          } catch (InterruptedException e) {
+            return;
+          }
+          continue;
+        }
+        next = queue.peekFirst();
+      }
+      try {
+        producer.send(new ProducerRecord<>(next.topic, next.key, next.value), this::completed);
+        synchronized (this) {
+          queue.pollFirst();
+          inFlight++;
+        }
+      } catch (KafkaException e) {
+        if (!(e instanceof RetriableException || e.getCause() instanceof RetriableException
+            || e instanceof org.apache.kafka.common.errors.TimeoutException)) {
+          LOG.error("Kafka refused a record for {}: {}", next.topic, e.getMessage());
+        }
+        reachable = false;
+        nextProbe = System.nanoTime() + settings.kafkaRetryBackoff().toNanos();
+        synchronized (this) {
+          try {
+            wait(settings.kafkaRetryBackoff().toMillis());
+          } catch (InterruptedException ie) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  private synchronized boolean resyncOwed() {
+    return resyncReason != null;
+  }
+
+  private void completed(RecordMetadata metadata, Exception error) {
+    synchronized (this) {
+      inFlight--;
+      if (error != null) {
+        metrics.deliveryFailure();
+        if (resyncReason == null) {
+          resyncReason = "delivery-failure";
+          LOG.warn("Kafka did not acknowledge a record ({}): a full re-publish follows once it answers",
+              error.getMessage());
+        }
+      }
+      notifyAll();
+    }
+    reachable = error == null;
+  }
+
+  /** Checks that Kafka answers, sets up topics once, and asks for an owed resync. */
+  private void probe() {
+    boolean ok;
+    try {
+      admin.describeCluster(new DescribeClusterOptions().timeoutMs(probeTimeoutMillis()))
+          .clusterId().get(probeTimeoutMillis() + 1_000L, TimeUnit.MILLISECONDS);
+      ok = true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (Exception e) {
+      ok = false;
+    }
+    if (ok && !topicsReady) {
+      try {
+        TopicBootstrap.ensure(admin, settings.topics(), settings.topicLayout(), Duration.ofSeconds(30));
+        topicsReady = true;
+        synchronized (this) {
+          notifyAll();
+        }
+      } catch (TopicBootstrap.LayoutException e) {
+        if (e.getMessage().contains("partition count")) {
+          LOG.error("{}", e.getMessage());
+          failed.completeExceptionally(e);
+        }
+        ok = false;
+      }
+    }
+    if (ok != reachable) {
+      LOG.info("Kafka {} at {}", ok ? "reachable" : "unreachable", settings.bootstrapServers());
+    }
+    reachable = ok;
+    String reason = null;
+    synchronized (this) {
+      if (ok && open && resyncReason != null) {
+        reason = resyncReason;
+        resyncReason = null;
+      }
+    }
+    if (reason != null) {
+      resyncRequest.accept(reason);
+    }
+  }
+
+  private int probeTimeoutMillis() {
+    return (int) Math.max(1_000, Math.min(5_000, settings.kafkaRetryBackoff().toMillis() * 2));
+  }
+
+  /** Stops the sender, then lets the producer deliver what it holds for up to {@code timeout}. */
+  public void close(Duration timeout) {
+    synchronized (this) {
+      if (!running) {
+        return;
+      }
+      running = false;
+      open = false;
+      notifyAll();
+    }
+    try {
+      sender.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(timeout);
+    admin.close(Duration.ofSeconds(1));
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,148 @@
+package dev.kubeheadroom.ingest;
+
+import static dev.kubeheadroom.ingest.IngestHarness.hasSnapshotOf;
+import static dev.kubeheadroom.ingest.TestObjects.node;
+import static dev.kubeheadroom.ingest.TestObjects.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.testkit.KafkaBroker;
+import dev.kubeheadroom.testkit.WithKafka;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Node syncs heal missed deletes (pipeline.md "Records"); one Lease holder publishes. */
+@WithKafka
+class NodeSyncAndLeadershipTest {
+  private IngestHarness harness;
+
+  @BeforeEach
+  void start(KafkaBroker kafka) {
+    harness = new IngestHarness(kafka);
+  }
+
+  @AfterEach
+  void stop() {
+    harness.close();
+  }
+
+  @Test
+  void nodeSyncAfterRestartListsExactlyTheLivePodsPerNodeWithoutPodsDeletedWhileDown() {
+    // given: two nodes, three pods, an ingest that published them, then stopped
+    harness.api.seedClient().nodes().resource(node("node-1", "8")).create();
+    harness.api.seedClient().nodes().resource(node("node-2", "8")).create();
+    Pod a = harness.seed(pod("team-a", "a", "node-1", "100m", "1"));
+    Pod b = harness.seed(pod("team-a", "b", "node-1", "100m", "1"));
+    Pod c = harness.seed(pod("team-a", "c", "node-2", "100m", "1"));
+    Ingest first = harness.start("ingest-a");
+    harness.podsUntil(syncs(2));
+    first.close();
+
+    // when: b and c are deleted while no ingest runs, and ingest starts again
+    harness.api.seedClient().pods().inNamespace("team-a").withName("b").delete();
+    harness.api.seedClient().pods().inNamespace("team-a").withName("c").delete();
+    harness.start("ingest-b");
+
+    // then: the second round of syncs names only a on node-1 and nothing on node-2
+    List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(syncs(4));
+    List<NodeSync> syncs = records.stream().map(ConsumerRecord::value)
+        .filter(NodeSync.class::isInstance).map(NodeSync.class::cast).toList();
+    assertThat(syncs.subList(0, 2)).containsExactlyInAnyOrder(
+        new NodeSync("node-1", List.of(a.getMetadata().getUid(), b.getMetadata().getUid())),
+        new NodeSync("node-2", List.of(c.getMetadata().getUid())));
+    assertThat(syncs.subList(2, 4)).containsExactlyInAnyOrder(
+        new NodeSync("node-1", List.of(a.getMetadata().getUid())),
+        new NodeSync("node-2", List.of()));
+    assertThat(records).filteredOn(r -> r.value() instanceof NodeSync)
+        .allSatisfy(r -> assertThat(r.key()).isEqualTo(r.value().node()));
+  }
+
+  @Test
+  void nodeSyncIsRepeatedEveryResyncPeriod() {
+    Pod a = harness.seed(pod("team-a", "a", "node-1", "100m", "1"));
+    harness.start("ingest-a", s -> s.withResyncPeriod(java.time.Duration.ofMillis(500)));
+
+    List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(syncs(3));
+
+    assertThat(records).filteredOn(r -> r.value() instanceof NodeSync).extracting(ConsumerRecord::value)
+        .allSatisfy(v -> assertThat(v).isEqualTo(new NodeSync("node-1", List.of(a.getMetadata().getUid()))));
+  }
+
+  @Test
+  void nodeSnapshotIsPublishedOnAllocatableChangeButNotOnHeartbeat() {
+    harness.api.seedClient().nodes().resource(node("node-1", "8")).create();
+    Ingest ingest = harness.start("ingest-a");
+    harness.nodesUntil(r -> r.size() >= 1);
+
+    var stored = harness.api.seedClient().nodes().withName("node-1").get();
+    stored.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.NodeConditionBuilder()
+        .withType("Ready").withStatus("True").withLastHeartbeatTime("2026-01-01T00:01:00Z").build()));
+    stored = harness.api.seedClient().nodes().resource(stored).update();
+    await().until(() -> harness.counter(ingest, IngestMetrics.CHURN, "kind", "node") >= 1);
+    stored.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("6"));
+    harness.api.seedClient().nodes().resource(stored).update();
+
+    List<ConsumerRecord<String, NodeEvent>> records = harness.nodesUntil(r -> r.size() >= 2);
+    assertThat(records).extracting(r -> ((NodeSnapshot) r.value()).allocatableMilli()).containsExactly(8000L, 6000L);
+  }
+
+  @Test
+  void onlyTheLeaderPublishesAndTheStandbyTakesOverWhenTheLeaderStops() {
+    harness.seed(pod("team-a", "a", "node-1", "100m", "1"));
+    Ingest one = harness.start("ingest-1");
+    Ingest two = harness.start("ingest-2");
+    await().until(() -> one.leading() || two.leading());
+    Ingest leader = one.leading() ? one : two;
+    Ingest standby = leader == one ? two : one;
+    harness.podsUntil(hasSnapshotOf("a"));
+
+    // while both run: a new pod is published once, by the leader only
+    harness.seed(pod("team-a", "b", "node-1", "100m", "1"));
+    harness.podsUntil(hasSnapshotOf("b"));
+    assertThat(standby.leading()).isFalse();
+    assertThat(harness.counter(standby, IngestMetrics.PUBLISHED, "record", "pod")).isZero();
+    assertThat(harness.counter(leader, IngestMetrics.PUBLISHED, "record", "pod")).isEqualTo(2);
+
+    // when: the leader stops (releasing the Lease)
+    leader.close();
+
+    // then: the standby leads, re-publishes what it has and goes on with new changes
+    await().until(standby::leading);
+    harness.seed(pod("team-a", "c", "node-1", "100m", "1"));
+    harness.podsUntil(hasSnapshotOf("c"));
+    assertThat(harness.counter(standby, IngestMetrics.PUBLISHED, "record", "pod")).isEqualTo(3);
+    assertThat(standby.terminated()).isNotDone();
+  }
+
+  @Test
+  void losingTheLeaseTerminatesTheStage() {
+    Ingest ingest = harness.start("ingest-1");
+    await().until(ingest::leading);
+
+    // when: another holder takes the Lease over (as after a long pause of this process)
+    harness.api.seedClient().leases().inNamespace("kube-headroom").withName("headroom-ingest")
+        .edit(l -> {
+          l.getSpec().setHolderIdentity("someone-else");
+          l.getSpec().setRenewTime(java.time.ZonedDateTime.now().plusMinutes(5));
+          return l;
+        });
+
+    assertThat(ingest.terminated()).succeedsWithin(IngestHarness.TIMEOUT)
+        .asString().contains("leadership lost");
+    assertThat(ingest.leading()).isFalse();
+  }
+
+  private static Predicate<List<ConsumerRecord<String, NodeEvent>>> syncs(int count) {
+    return records -> records.stream().filter(r -> r.value() instanceof NodeSync).count() >= count;
+  }
+
+}
