@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Sets each container's CPU limit from how booked its node is.",
     subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
-      TopologyCommand.class, ActuatorCommand.class, WebhookCommand.class, AuditCommand.class,
+      RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
+      WebhookCommand.class, AuditCommand.class,
       ExplainCommand.class})
 public final class Main implements Runnable {
 

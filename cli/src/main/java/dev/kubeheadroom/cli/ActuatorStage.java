@@ -1,0 +1,33 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.actuator.Actuator;
+import dev.kubeheadroom.actuator.ActuatorSettings;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Option;
+
+/** The actuator stage's own options, and how it starts (for {@code actuator} and {@code run}). */
+public final class ActuatorStage {
+  @Option(names = "--actuator-group-id", paramLabel = "ID",
+      defaultValue = "${env:HEADROOM_ACTUATOR_GROUP_ID:-" + ActuatorSettings.DEFAULT_GROUP_ID + "}",
+      description = "Consumer group on the decisions topic (default: ${DEFAULT-VALUE}). Env: HEADROOM_ACTUATOR_GROUP_ID.")
+  String groupId;
+
+  @Option(names = "--instance", paramLabel = "NAME", defaultValue = "${env:HEADROOM_POD_NAME:-headroom}",
+      description = "This replica's name in events (default: $HEADROOM_POD_NAME).")
+  String instance;
+
+  Actuator start(StageRuntime runtime, KafkaConnection connection, Topics topics,
+      KubernetesClient client, UnaryOperator<ClusterConfig> configView) {
+    ActuatorSettings settings = new ActuatorSettings(connection.bootstrapServers(),
+        connection.clientProperties(), topics, groupId, null, instance, null, configView);
+    Actuator actuator = runtime.own(Actuator.start(settings, client, runtime.registry, runtime.metrics,
+        Clock.systemUTC()));
+    runtime.readiness.add("actuator", actuator::ready);
+    runtime.watch("actuator", actuator::failure);
+    return actuator;
+  }
+}
