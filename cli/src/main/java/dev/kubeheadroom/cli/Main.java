@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Sets each container's CPU limit from how booked its node is.",
     subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
       RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
-      WebhookCommand.class, AuditCommand.class,
+      WebhookCommand.class, DemoCommand.class, AuditCommand.class,
       ExplainCommand.class})
 public final class Main implements Runnable {
 

@@ -69,9 +69,15 @@ public final class DemoRun implements AutoCloseable {
   private final AtomicLong decisions = new AtomicLong();
   private ApiServerDouble api;
   private Instant started;
+  private volatile Instant scenarioStarted;
 
   public DemoRun(Options options) {
     this.options = options;
+  }
+
+  /** When the scenario's first event was played (null before): the origin of demo times. */
+  public Instant scenarioStarted() {
+    return scenarioStarted;
   }
 
   /** The config every stage sees: enforcing (a demo applies), time divided by the speed. */
@@ -92,6 +98,7 @@ public final class DemoRun implements AutoCloseable {
     LimitWatcher watcher = own(new LimitWatcher(api.client(), clock, player.writtenVersions(), onChange));
     progress.accept(String.format("pipeline up in %.1f s; playing %d events at speed %s",
         Duration.between(started, clock.instant()).toMillis() / 1000.0, events.size(), options.speed()));
+    scenarioStarted = clock.instant();
     player.play(events);
     awaitQuiet(watcher);
     return new Result(FinalState.report(api, events.size(), decisions.get(), watcher),

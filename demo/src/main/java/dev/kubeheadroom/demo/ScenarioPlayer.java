@@ -116,7 +116,7 @@ final class ScenarioPlayer {
     record(written);
     lastPlayed.put(uid, pod);
     if (written.getSpec().getNodeName() != null && !written.getSpec().getNodeName().isEmpty()) {
-      bindTimes.putIfAbsent(uid, clock.instant());
+      bindTimes.putIfAbsent(written.getMetadata().getUid(), clock.instant());
     }
   }
 

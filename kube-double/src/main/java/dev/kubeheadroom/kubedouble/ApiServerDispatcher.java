@@ -211,11 +211,31 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   // ---- the store, for the kubelet double and seeding ------------------------------------------
 
+  /**
+   * The stock mock notifies watchers one by one; a watch that is closing rejects its event and
+   * the exception would cut every later watcher off from it. Retry until the closing watch has
+   * left the set (a watcher already notified may see the event twice, which informers tolerate).
+   */
+  private void notifyWatchers(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+      GenericKubernetesResource resource, String newState) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        return;
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // the closing watch unregisters itself
+      }
+    }
+  }
+
   @Override
   public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
       GenericKubernetesResource resource, String newState) {
     String oldState = oldAttributes == null ? null : map.get(oldAttributes);
-    super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+    notifyWatchers(path, pathAttributes, oldAttributes, resource, newState);
     String state = newState != null ? newState : oldState;
     if (state == null || Objects.equals(oldState, newState)) {
       return;

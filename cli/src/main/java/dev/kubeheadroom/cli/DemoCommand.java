@@ -1,0 +1,118 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.demo.DemoRun;
+import dev.kubeheadroom.demo.LimitChange;
+import dev.kubeheadroom.projection.Malformed;
+import dev.kubeheadroom.projection.WatchEvent;
+import dev.kubeheadroom.projection.WatchLogItem;
+import dev.kubeheadroom.projection.WatchLogReader;
+import dev.kubeheadroom.replay.ReportWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code headroom demo}: the real live pipeline (embedded Kafka, ingest, topology, actuator, real
+ * HTTP patches) against an in-process simulated API server and kubelet (cli-contract.md).
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = {"Runs the live pipeline on this machine against a simulated API server and kubelet,",
+        "printing each limit change as it happens and a summary at the end."})
+public final class DemoCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--scenario", paramLabel = "FILE",
+      description = "A watch log in the simulate format (default: a built-in, seeded scenario shaped like a real cluster trace).")
+  Path scenario;
+
+  @Option(names = "--speed", paramLabel = "K", defaultValue = "1",
+      description = "Divides every time in the scenario and every pipeline time knob (default: ${DEFAULT-VALUE}).")
+  double speed;
+
+  @Option(names = "--output", paramLabel = "json|table",
+      description = "table (default on a terminal): changes and a summary; json: the final state in the simulate form.")
+  OutputFormat output;
+
+  @Option(names = "--startup-timeout", paramLabel = "SECONDS", defaultValue = "60", hidden = true)
+  long startupTimeoutSeconds;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!(speed > 0)) {
+      throw new UserError("--speed must be a positive number, got " + speed);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    boolean json = OutputFormat.defaultFor(output) == OutputFormat.json;
+    PrintWriter live = json ? err : out;
+    List<WatchEvent> events = scenario == null ? BuiltInScenario.events() : read(scenario, err);
+    Path work = Files.createTempDirectory("headroom-demo-");
+    try (DemoRun run = new DemoRun(new DemoRun.Options(work, speed, Duration.ofSeconds(startupTimeoutSeconds)))) {
+      DemoRun.Result result = run.run(events, change -> {
+        live.println(describe(change, run.scenarioStarted()));
+        live.flush();
+      }, line -> {
+        err.println("headroom demo: " + line);
+        err.flush();
+      });
+      if (json) {
+        ReportWriter.json(result.report(), out);
+      } else {
+        out.println();
+        result.summary().lines().forEach(out::println);
+        out.flush();
+      }
+      return 0;
+    } finally {
+      deleteQuietly(work);
+    }
+  }
+
+  static String describe(LimitChange c, Instant start) {
+    return String.format(Locale.ROOT, "+%6.1fs  %-36s %-10s %8s → %-8s (node %s)",
+        Duration.between(start, c.at()).toMillis() / 1000.0, c.namespace() + "/" + c.pod(), c.container(),
+        c.fromMilli() == 0 ? "none" : ReportWriterAccess.cpu(c.fromMilli()), ReportWriterAccess.cpu(c.toMilli()),
+        c.node());
+  }
+
+  private static List<WatchEvent> read(Path file, PrintWriter err) {
+    if (!Files.isRegularFile(file)) {
+      throw new UserError("--scenario " + file + ": no such file");
+    }
+    List<WatchEvent> events = new ArrayList<>();
+    try (Stream<WatchLogItem> items = WatchLogReader.read(file)) {
+      items.forEach(item -> {
+        if (item instanceof Malformed bad) {
+          err.println("headroom demo: line " + bad.lineNumber() + ": " + bad.reason());
+        } else {
+          events.add((WatchEvent) item);
+        }
+      });
+    } catch (IOException e) {
+      throw new UserError("--scenario " + file + ": " + e.getMessage());
+    }
+    events.sort(Comparator.comparing(WatchEvent::at).thenComparingLong(WatchEvent::lineNumber));
+    return events;
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // a temp dir left behind is harmless
+    }
+  }
+}
