@@ -315,7 +315,9 @@ class ActuatorTest {
     Instant quietAt = patches.stream().filter(e -> e.request().name().equals("quiet-0"))
         .map(RequestJournal.Entry::at).findFirst().orElseThrow();
     assertThat(busyAt).hasSize(6);
-    assertThat(Duration.between(busyAt.get(0), busyAt.get(5))).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    // (measured where the requests arrive: the first, on a cold connection, can arrive a few hundred
+    // ms after its token was taken, so the bound leaves room; unlimited, six take ~0.1 s)
+    assertThat(Duration.between(busyAt.get(0), busyAt.get(5))).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
     // and within any second, at most burst + rate = 4 of them
     for (int i = 0; i + 4 < busyAt.size(); i++) {
       assertThat(Duration.between(busyAt.get(i), busyAt.get(i + 4))).isGreaterThan(Duration.ofMillis(900));

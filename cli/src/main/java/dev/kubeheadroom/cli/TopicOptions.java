@@ -64,12 +64,14 @@ public final class TopicOptions {
   Topics prepare(KafkaConnection kafka) {
     Topics topics = topics();
     TopicLayout layout = layout(kafka);
-    if (create) {
-      try (Admin admin = kafka.admin()) {
+    try (Admin admin = kafka.admin()) {
+      if (create) {
         TopicBootstrap.ensure(admin, topics, layout, SETUP_TIMEOUT);
-      } catch (TopicBootstrap.LayoutException e) {
-        throw new UserError(e.getMessage());
+      } else {
+        TopicBootstrap.verify(admin, topics, SETUP_TIMEOUT);
       }
+    } catch (TopicBootstrap.LayoutException e) {
+      throw new UserError(e.getMessage());
     }
     return topics;
   }

@@ -2,6 +2,7 @@ package dev.kubeheadroom.ops;
 
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.PodChange;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -66,6 +67,7 @@ public final class HeadroomMetrics {
   /** pod → the node of its latest decision, so a node's removal removes its pods' series. */
   private final Map<PodKey, String> podNode = new ConcurrentHashMap<>();
   private final Set<PodKey> deferred = ConcurrentHashMap.newKeySet();
+  private final Set<PodKey> infeasible = ConcurrentHashMap.newKeySet();
 
   public HeadroomMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -157,6 +159,7 @@ public final class HeadroomMetrics {
     podLimit.remove(namespace, pod);
     podNode.remove(key);
     deferred.remove(key);
+    infeasible.remove(key);
   }
 
   /** Counts one resize try by result. */
@@ -164,17 +167,32 @@ public final class HeadroomMetrics {
     resizes.get(result).increment();
   }
 
-  /**
-   * Counts one resize try of the pod and tracks whether the pod's latest resize is deferred
-   * ({@code headroom_resize_deferred_pods}).
-   */
+  /** Counts one resize try of the pod (the actuator's answer from the API server). */
   public void resize(String namespace, String pod, OutcomeResult result) {
     resize(result);
+  }
+
+  /**
+   * What the kubelet reports of the pod's last resize, as ingest sees it in the pod's status
+   * ({@code PodResizePending} Deferred / Infeasible): a pod newly in either state counts once in
+   * {@code headroom_resizes_total{result}}, and deferred pods make {@code
+   * headroom_resize_deferred_pods}. The actuator cannot see these: they come after its patch.
+   */
+  public void kubeletResizeStatus(String namespace, String pod, ResizeStatus status) {
     PodKey key = new PodKey(namespace, pod);
-    if (result == OutcomeResult.DEFERRED) {
-      deferred.add(key);
+    if (status == ResizeStatus.DEFERRED) {
+      if (deferred.add(key)) {
+        resize(OutcomeResult.DEFERRED);
+      }
     } else {
       deferred.remove(key);
+    }
+    if (status == ResizeStatus.INFEASIBLE) {
+      if (infeasible.add(key)) {
+        resize(OutcomeResult.INFEASIBLE);
+      }
+    } else {
+      infeasible.remove(key);
     }
   }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.ResizeStatus;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -84,7 +84,7 @@ class DashboardTest {
     PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
     HeadroomMetrics metrics = new HeadroomMetrics(registry);
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 3, change("team-a", "web-1", 3_000)));
-    metrics.resize("team-a", "web-1", OutcomeResult.DEFERRED);
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
     metrics.reconcileTimer().record(Duration.ofMillis(5));
     metrics.deadLetter("headroom.pods");
     return Scrape.parse(registry.scrape());

@@ -5,6 +5,7 @@ import static dev.kubeheadroom.ops.Fixtures.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.ResizeStatus;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ class HeadroomMetricsTest {
   void scrapeCarriesEveryHeadroomMetricWithItsNameLabelsAndType() {
     // given a decision, a resize, a reconcile and a dead letter
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 3, change("team-a", "web-1", 3_000)));
-    metrics.resize("team-a", "web-1", OutcomeResult.DEFERRED);
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
     metrics.reconcileTimer().record(Duration.ofMillis(12));
     metrics.deadLetter("headroom.pods");
 
@@ -75,7 +76,7 @@ class HeadroomMetricsTest {
     // given two pods on one node, one deferred
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 2,
         change("team-a", "web-1", 3_000), change("team-a", "web-2", 2_000)));
-    metrics.resize("team-a", "web-1", OutcomeResult.DEFERRED);
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
 
     // when web-1 goes
     metrics.podRemoved("team-a", "web-1");
@@ -127,17 +128,20 @@ class HeadroomMetricsTest {
 
   @Test
   void aResizeThatIsNoLongerDeferredLeavesTheDeferredGauge() {
-    // given a deferred pod
-    metrics.resize("team-a", "web-1", OutcomeResult.DEFERRED);
+    // given a pod the kubelet deferred, seen in two snapshots (counted once)
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
+    assertThat(scrape().value("headroom_resize_deferred_pods", Map.of())).contains(1.0);
 
-    // when its retry is applied
-    metrics.resize("team-a", "web-1", OutcomeResult.APPLIED);
+    // when the kubelet applies it, then it turns infeasible on a later try
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.NONE);
+    metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.INFEASIBLE);
 
-    // then the gauge is back at 0 while both results were counted
+    // then the gauge is back at 0, and each state was counted once
     Scrape scrape = scrape();
     assertThat(scrape.value("headroom_resize_deferred_pods", Map.of())).contains(0.0);
-    assertThat(scrape.value("headroom_resizes_total", Map.of("result", "applied"))).contains(1.0);
     assertThat(scrape.value("headroom_resizes_total", Map.of("result", "deferred"))).contains(1.0);
+    assertThat(scrape.value("headroom_resizes_total", Map.of("result", "infeasible"))).contains(1.0);
   }
 
   @Test

@@ -73,6 +73,37 @@ public final class TopicBootstrap {
   }
 
   /**
+   * Checks existing topics without creating any (for clusters where Headroom may not create
+   * topics): they must all exist and the node-keyed ones must share one partition count.
+   */
+  public static void verify(Admin admin, Topics topics, Duration timeout) {
+    try {
+      Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      List<String> missing = new ArrayList<>();
+      List<String> all = new ArrayList<>(topics.nodeKeyed());
+      all.addAll(topics.compacted());
+      all.add(topics.deadLetter());
+      for (String name : all) {
+        if (!existing.contains(name)) {
+          missing.add(name);
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new LayoutException("topics missing: " + missing
+            + " (create them, or let Headroom create them with --topic-create=true)");
+      }
+      checkPartitions(admin, topics, timeout);
+    } catch (ExecutionException e) {
+      throw new LayoutException("cannot check topics: " + e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      throw new LayoutException("cannot check topics: Kafka did not answer within " + timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LayoutException("interrupted while checking topics");
+    }
+  }
+
+  /**
    * Refuses node-keyed topics with different partition counts, and waits until every partition
    * has a leader (an idempotent producer that starts earlier can lose records).
    */

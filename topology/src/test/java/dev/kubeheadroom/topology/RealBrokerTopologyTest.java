@@ -129,6 +129,14 @@ class RealBrokerTopologyTest {
           .hasMessageContaining("must share one partition count")
           .hasMessageContaining(topics.decisions() + "=2")
           .hasMessageContaining(topics.pods() + "=3");
+      // Without creating anything, the same layout is refused too, and missing topics are named.
+      assertThatThrownBy(() -> TopicBootstrap.verify(admin, topics, Duration.ofSeconds(30)))
+          .isInstanceOf(TopicBootstrap.LayoutException.class)
+          .hasMessageContaining("must share one partition count");
+      Topics absent = new Topics(TestKafka.uniqueName("absent") + ".");
+      assertThatThrownBy(() -> TopicBootstrap.verify(admin, absent, Duration.ofSeconds(30)))
+          .isInstanceOf(TopicBootstrap.LayoutException.class)
+          .hasMessageContaining("topics missing").hasMessageContaining(absent.pods());
     }
   }
 
