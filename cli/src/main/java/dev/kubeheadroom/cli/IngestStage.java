@@ -42,7 +42,7 @@ public final class IngestStage {
         .withClientProperties(connection.clientProperties())
         .withLease(new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
             defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod()));
-    Ingest ingest = runtime.own(Ingest.start(client, settings, runtime.registry));
+    Ingest ingest = runtime.own(Ingest.start(client, settings, runtime.registry, runtime.metrics));
     runtime.readiness.add("ingest", ingest::ready);
     runtime.watch("ingest", () -> ingest.terminated().isDone()
         ? Optional.of(new IllegalStateException("ingest stopped: " + ingest.terminated().getNow("")))

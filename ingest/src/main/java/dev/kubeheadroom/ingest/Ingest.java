@@ -1,5 +1,6 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.ops.HeadroomMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -70,9 +71,10 @@ public final class Ingest implements AutoCloseable {
   private record Watched(String kind, SharedIndexInformer<?> informer, boolean optional,
       CompletableFuture<Boolean> synced) {}
 
-  private Ingest(KubernetesClient client, IngestSettings settings, MeterRegistry registry) {
+  private Ingest(KubernetesClient client, IngestSettings settings, MeterRegistry registry,
+      HeadroomMetrics shared) {
     this.settings = settings;
-    this.metrics = new IngestMetrics(registry);
+    this.metrics = new IngestMetrics(registry, shared);
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-ingest-resync");
       t.setDaemon(true);
@@ -133,7 +135,13 @@ public final class Ingest implements AutoCloseable {
    * and {@link #terminated()}.
    */
   public static Ingest start(KubernetesClient client, IngestSettings settings, MeterRegistry registry) {
-    Ingest ingest = new Ingest(client, settings, registry);
+    return start(client, settings, registry, new HeadroomMetrics(registry));
+  }
+
+  /** As above, reporting the shared meters through the process's one {@link HeadroomMetrics}. */
+  public static Ingest start(KubernetesClient client, IngestSettings settings, MeterRegistry registry,
+      HeadroomMetrics shared) {
+    Ingest ingest = new Ingest(client, settings, registry, shared);
     ingest.leader.start();
     return ingest;
   }

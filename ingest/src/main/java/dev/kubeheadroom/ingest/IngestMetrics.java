@@ -1,5 +1,7 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.schemas.ResizeStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +37,8 @@ public final class IngestMetrics {
   public static final String EVENTS = "headroom.ingest.events";
   public static final String PUBLISHED = "headroom.ingest.published";
   public static final String CHURN = "headroom.ingest.churn.dropped";
-  public static final String DEFERRED = "headroom.resize.deferred.pods";
+  /** Defined once, in {@link HeadroomMetrics}; fed from the pod snapshots ingest sees. */
+  public static final String DEFERRED = HeadroomMetrics.RESIZE_DEFERRED_PODS;
   public static final String REFUSALS = "headroom.config.refusals";
   public static final String INVALID = "headroom.ingest.invalid.objects";
   public static final String OVERFLOWS = "headroom.ingest.buffer.overflows";
@@ -45,10 +48,13 @@ public final class IngestMetrics {
   public static final String LEADER = "headroom.ingest.leader";
 
   private final MeterRegistry registry;
+  private final HeadroomMetrics shared;
   private final AtomicLong leader = new AtomicLong();
 
-  public IngestMetrics(MeterRegistry registry) {
+  /** @param shared the process's one {@link HeadroomMetrics} (shared meters are defined there) */
+  public IngestMetrics(MeterRegistry registry, HeadroomMetrics shared) {
     this.registry = registry;
+    this.shared = shared;
     Gauge.builder(LEADER, leader, AtomicLong::get).description("1 while this instance publishes")
         .register(registry);
   }
@@ -89,9 +95,14 @@ public final class IngestMetrics {
     leader.set(value ? 1 : 0);
   }
 
-  public void deferredGauge(Supplier<Number> deferredPods) {
-    Gauge.builder(DEFERRED, deferredPods).description("pods whose resize the kubelet deferred")
-        .register(registry);
+  /** The kubelet's view of a pod's last resize, from its snapshot (deferred / infeasible). */
+  public void kubeletResize(String namespace, String pod, ResizeStatus status) {
+    shared.kubeletResizeStatus(namespace, pod, status);
+  }
+
+  /** The pod is gone: its Headroom series go too. */
+  public void podGone(String namespace, String pod) {
+    shared.podRemoved(namespace, pod);
   }
 
   public void bufferedGauge(Supplier<Number> buffered) {

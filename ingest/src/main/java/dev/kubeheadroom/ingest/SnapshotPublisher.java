@@ -53,7 +53,6 @@ public final class SnapshotPublisher {
     this.metrics = metrics;
     this.pods = pods;
     this.vpas = vpas;
-    metrics.deferredGauge(() -> deferred);
   }
 
   /** An ADDED or MODIFIED event for {@code pod}: publish its cached state if it matters. */
@@ -69,6 +68,7 @@ public final class SnapshotPublisher {
     PodSnapshot last = uid == null ? null : published.get(uid);
     if (last != null) {
       forget(last);
+      metrics.podGone(last.namespace(), last.name());
       send(last.node(), new PodRemoved(last.uid(), last.namespace(), last.name(), last.node()), "pod-removed");
     }
     reconcile(Cache.metaNamespaceKeyFunc(pod), false);
@@ -157,6 +157,7 @@ public final class SnapshotPublisher {
     if (snapshot.resize() == ResizeStatus.DEFERRED) {
       deferred++;
     }
+    metrics.kubeletResize(snapshot.namespace(), snapshot.name(), snapshot.resize());
     send(snapshot.node(), snapshot, "pod");
   }
 
