@@ -51,7 +51,8 @@ class PodPublishingTest {
 
     List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(hasSnapshotOf("web-1"));
 
-    assertThat(records).singleElement().satisfies(r -> {
+    // (a node sync, published once this instance leads, may share the topic: it is not a snapshot)
+    assertThat(records).filteredOn(r -> r.value() instanceof PodSnapshot).singleElement().satisfies(r -> {
       assertThat(r.key()).isEqualTo("node-1");
       PodSnapshot s = (PodSnapshot) r.value();
       assertThat(s.node()).isEqualTo("node-1");
