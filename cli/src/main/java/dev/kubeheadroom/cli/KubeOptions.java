@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** How a stage reaches Kubernetes: in-cluster, a kubeconfig, or an API URL. */
@@ -25,6 +26,11 @@ public final class KubeOptions {
   String apiUrl;
 
   KubernetesClient client() {
+    return client(config -> { });
+  }
+
+  /** A client whose configuration {@code tune} adjusts first (e.g. fewer retries for one-shot tools). */
+  KubernetesClient client(Consumer<Config> tune) {
     Config config;
     if (apiUrl != null && !apiUrl.isBlank()) {
       config = new ConfigBuilder().withMasterUrl(apiUrl).withTrustCerts(false).build();
@@ -37,6 +43,7 @@ public final class KubeOptions {
     } else {
       config = Config.autoConfigure(context);
     }
+    tune.accept(config);
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

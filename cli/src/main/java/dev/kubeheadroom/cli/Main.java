@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
       RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
       WebhookCommand.class, DemoCommand.class, AuditCommand.class,
-      ExplainCommand.class})
+      ExplainCommand.class, PreflightCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -50,6 +50,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final FieldOwnership ownership = new FieldOwnership();
   private final RequestJournal journal;
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
+  private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
   record PodChange(String type, String namespace, String name) {}
@@ -61,6 +62,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   FaultInjector faults() {
     return faults;
+  }
+
+  void version(ServerVersion version) {
+    this.version = Objects.requireNonNull(version, "version");
   }
 
   void onPodChange(Consumer<PodChange> listener) {
@@ -88,6 +93,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   private MockResponse answer(ApiRequest api, RecordedRequest request, boolean seed) {
     try {
+      if (api.verb() == Verb.LIST && api.path().replaceAll("\\?.*$", "").replaceAll("/+$", "").equals("/version")) {
+        return ok(version.toJson());
+      }
       if (api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("resize")) {
         return locked(lock.writeLock(), () -> resize(api, request.getUtf8Body()));
       }

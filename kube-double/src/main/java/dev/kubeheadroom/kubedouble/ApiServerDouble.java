@@ -132,6 +132,11 @@ public final class ApiServerDouble implements AutoCloseable {
     return dispatcher.faults();
   }
 
+  /** What {@code GET /version} answers from now on (default {@link ServerVersion#DEFAULT}). */
+  public void version(ServerVersion version) {
+    dispatcher.version(version);
+  }
+
   /** The requests answered so far, for counting. */
   public RequestJournal requests() {
     return journal;

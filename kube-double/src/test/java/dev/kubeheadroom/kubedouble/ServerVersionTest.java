@@ -1,0 +1,32 @@
+package dev.kubeheadroom.kubedouble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.client.VersionInfo;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /version}: a settable server version, as {@code client.getKubernetesVersion()} reads it. */
+class ServerVersionTest {
+
+  @Test
+  void servesAGaResizeVersionUntilTheTestSetsAnother() {
+    try (ApiServerDouble api = ApiServerDouble.start()) {
+      VersionInfo first = api.client().getKubernetesVersion();
+      assertThat(first.getMajor()).isEqualTo("1");
+      assertThat(first.getMinor()).isEqualTo("35");
+      assertThat(first.getGitVersion()).isEqualTo("v1.35.0");
+
+      api.version(ServerVersion.of("v1.34.2-gke.1100"));
+      VersionInfo second = api.client().getKubernetesVersion();
+      assertThat(second.getMinor()).isEqualTo("34");
+      assertThat(second.getGitVersion()).isEqualTo("v1.34.2-gke.1100");
+      assertThat(api.requests().count(RequestMatcher.any())).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void refusesAVersionThatIsNotSemver() {
+    assertThatThrownBy(() -> ServerVersion.of("latest")).hasMessageContaining("v1.35.0");
+  }
+}
