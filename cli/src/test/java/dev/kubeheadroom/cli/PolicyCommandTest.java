@@ -95,7 +95,7 @@ class PolicyCommandTest {
 
   @Test
   void readmeExampleFileRunsThroughTheCommand() throws IOException {
-    // given the file the README's first command feeds to ./headroom policy
+    // given the file the README's ./headroom policy example feeds it
     String node = Files.readString(Path.of("..", "docs", "examples", "node.json"));
     // when
     Run run = run(node);

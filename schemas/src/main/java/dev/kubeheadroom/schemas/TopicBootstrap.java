@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates missing topics and checks the layout every stage relies on: the node-keyed topics
@@ -114,8 +115,17 @@ public final class TopicBootstrap {
     all.addAll(topics.compacted());
     all.add(topics.deadLetter());
     while (true) {
-      Map<String, TopicDescription> described =
-          admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      Map<String, TopicDescription> described;
+      try {
+        described = admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        // Topics created a moment ago may not be in the metadata yet: not-yet, like a missing leader.
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || Instant.now().isAfter(deadline)) {
+          throw e;
+        }
+        Thread.sleep(50);
+        continue;
+      }
       Map<String, Integer> counts = new TreeMap<>();
       for (String name : topics.nodeKeyed()) {
         counts.put(name, described.get(name).partitions().size());
