@@ -36,8 +36,12 @@ final class StageRuntime implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private OpsServer server;
 
+  /** Not ready until every stage has started and registered its own check. */
+  static final String STARTING = "starting";
+
   static StageRuntime start(OpsOptions ops) {
     StageRuntime runtime = new StageRuntime();
+    runtime.readiness.add(STARTING, () -> false);
     runtime.own(MeterBinders.bindJvm(runtime.registry));
     try {
       runtime.server = runtime.own(OpsServer.start(ops.config(), runtime.registry, runtime.readiness));
@@ -74,7 +78,8 @@ final class StageRuntime implements AutoCloseable {
    * Blocks until SIGTERM/SIGINT (exit 0) or a watched stage fails (exit 1), then closes
    * everything in reverse order of start.
    */
-  int runUntilStopped() throws InterruptedException {
+  int runUntilStopped() {
+    readiness.remove(STARTING);
     Thread hook = new Thread(() -> {
       stopRequested.countDown();
       try {
@@ -85,15 +90,25 @@ final class StageRuntime implements AutoCloseable {
     }, "headroom-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     int code = 0;
-    while (!stopRequested.await(FAILURE_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
-      Optional<Map.Entry<String, Throwable>> failed = failed();
-      if (failed.isPresent()) {
-        LOG.error("Stage {} failed; stopping", failed.get().getKey(), failed.get().getValue());
-        code = 1;
-        break;
+    try {
+      while (!stopRequested.await(FAILURE_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+        Optional<Map.Entry<String, Throwable>> failed = failed();
+        if (failed.isPresent()) {
+          LOG.error("Stage {} failed; stopping", failed.get().getKey(), failed.get().getValue());
+          code = 1;
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // an embedding thread asked us to stop: stop cleanly
+    } finally {
+      close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException ignored) {
+        // already shutting down: the hook is running
       }
     }
-    close();
     return code;
   }
 

@@ -354,8 +354,7 @@ class DocsCommandsTest {
     stage.start();
     try {
       long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-      // /readyz answers 200 while no check is registered yet (the ops server starts first), so
-      // first wait until the command has started every stage and waits for its stop signal.
+      // Ready once every stage has started (/readyz says "starting" until then) and is ready.
       while (!waitingForStop(stage) || readyz(healthPort) != 200) {
         if (!stage.isAlive()) {
           fail(c.where() + ": `" + c.text() + "` ended with " + exit.get() + " before it was ready: " + err);
