@@ -128,13 +128,17 @@ class NodeSyncAndLeadershipTest {
     Ingest ingest = harness.start("ingest-1");
     await().until(ingest::leading);
 
-    // when: another holder takes the Lease over (as after a long pause of this process)
-    harness.api.seedClient().leases().inNamespace("kube-headroom").withName("headroom-ingest")
-        .edit(l -> {
-          l.getSpec().setHolderIdentity("someone-else");
-          l.getSpec().setRenewTime(java.time.ZonedDateTime.now().plusMinutes(5));
-          return l;
-        });
+    // when: another holder takes the Lease over (as after a long pause of this process); the
+    // edit is optimistic, so it is retried when it races the leader's own renewal (409)
+    await().ignoreExceptions().until(() -> {
+      harness.api.seedClient().leases().inNamespace("kube-headroom").withName("headroom-ingest")
+          .edit(l -> {
+            l.getSpec().setHolderIdentity("someone-else");
+            l.getSpec().setRenewTime(java.time.ZonedDateTime.now().plusMinutes(5));
+            return l;
+          });
+      return true;
+    });
 
     assertThat(ingest.terminated()).succeedsWithin(IngestHarness.TIMEOUT)
         .asString().contains("leadership lost");
