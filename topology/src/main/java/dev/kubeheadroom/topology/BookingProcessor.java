@@ -33,6 +33,8 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
   private KeyValueStore<String, NamespaceInfo> namespaces;
   private KeyValueStore<String, ClusterConfig> configs;
   private long seenGlobals = -1; // forces a full re-evaluation after every (re)start
+  private long configVersion = -1;
+  private ClusterConfig configCache;
 
   BookingProcessor(TopologySettings settings, GlobalVersion globals, TopologyListener listener) {
     this.settings = settings;
@@ -67,8 +69,8 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
 
   private void punctuate(long wallClockMs) {
     Instant now = Instant.ofEpochMilli(wallClockMs);
-    ClusterConfig config = config();
     long version = globals.get();
+    ClusterConfig config = config(version);
     if (version != seenGlobals) {
       seenGlobals = version;
       // A restart or a config/namespace change: re-evaluate every clean node now; a dirty one
@@ -94,9 +96,18 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     }
   }
 
-  private ClusterConfig config() {
-    ClusterConfig stored = configs.get(HeadroomKeys.CONFIG_NAME);
-    UnaryOperator<ClusterConfig> view = settings.configView();
-    return view.apply(stored == null ? ClusterConfig.DEFAULTS : stored);
+  /**
+   * The config in force, decoded from the global store only when a global table changed since the
+   * last read ({@code version} is read before the store, so a write racing this read is picked up
+   * at the next bump): punctuations come every tick, and a store read decodes the JSON each time.
+   */
+  private ClusterConfig config(long version) {
+    if (configCache == null || version != configVersion) {
+      ClusterConfig stored = configs.get(HeadroomKeys.CONFIG_NAME);
+      UnaryOperator<ClusterConfig> view = settings.configView();
+      configCache = view.apply(stored == null ? ClusterConfig.DEFAULTS : stored);
+      configVersion = version;
+    }
+    return configCache;
   }
 }

@@ -35,21 +35,25 @@ final class BookingStore {
     return BookingReader.read(nodes, pods, node);
   }
 
-  /** Writes back what the step touched. */
+  /**
+   * Writes back what the step touched. Removals are {@code put(key, null)}: the same tombstone in
+   * the store and its changelog as {@code delete}, without fetching and decoding the old value
+   * that {@code delete} returns (a sixth of the stream thread's time when pods churn).
+   */
   void save(Step step) {
     NodeBooking booking = step.booking();
     String node = booking.node();
     for (String uid : step.touchedPods()) {
       PodEntry entry = booking.pods().get(uid);
       if (entry == null) {
-        pods.delete(BookingReader.podKey(node, uid));
+        pods.put(BookingReader.podKey(node, uid), null);
       } else {
         pods.put(BookingReader.podKey(node, uid), entry);
       }
     }
     if (step.nodeTouched()) {
       if (booking.snapshot() == null) {
-        nodes.delete(node);
+        nodes.put(node, null);
       } else {
         nodes.put(node, booking.snapshot());
       }

@@ -1,0 +1,109 @@
+package dev.kubeheadroom.bench;
+
+import dev.kubeheadroom.bench.StagedReplay.Result;
+import dev.kubeheadroom.bench.StagedReplay.Stage;
+import dev.kubeheadroom.scenarios.Scenario;
+import dev.kubeheadroom.scenarios.SyntheticScenario;
+import dev.kubeheadroom.scenarios.TraceScenario;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How fast {@code simulate} replays a realistic watch log, and where the time goes.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.SimulateRateBench \
+ *     [--trace ../shared/traces/alibaba-openb] [--nodes 300] [--passes 8] [--runs 3]
+ *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,PROJECT,TOPOLOGY,FULL]
+ * </pre>
+ *
+ * With {@code --trace} the log comes from the openb trace ({@link TraceScenario}: {@code --nodes}
+ * trace nodes, arrivals ÷{@code --arrival}, lifetimes ÷{@code --lifetime}, the pod list replayed
+ * {@code --passes} times); without, from {@link SyntheticScenario} ({@code --nodes} 96-core nodes,
+ * {@code --pods} pods). The log goes to a temp file; one full run warms the JVM up; then every
+ * stage of {@link StagedReplay} runs {@code --runs} times, and the increments between cumulative
+ * stages say what each step costs. Last, the settled cluster's snapshots are fed to the topology
+ * again, which must decide nothing.
+ */
+public final class SimulateRateBench {
+  private SimulateRateBench() {}
+
+  public static void main(String[] args) throws IOException {
+    Args.quietLogs();
+    Map<String, String> opts = Args.parse(args);
+    int nodes = Integer.parseInt(opts.getOrDefault("nodes", "300"));
+    int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
+    Path log = Files.createTempFile("headroom-simulate-bench-", ".jsonl");
+    Path midway = Files.createTempFile("headroom-simulate-bench-midway-", ".jsonl");
+    try {
+      long t0 = System.nanoTime();
+      Scenario scenario;
+      String source;
+      if (opts.containsKey("trace")) {
+        TraceScenario.Options o = TraceScenario.Options.defaults(nodes)
+            .withCompression(Double.parseDouble(opts.getOrDefault("arrival", "2000")),
+                Double.parseDouble(opts.getOrDefault("lifetime", "10")))
+            .withPasses(Integer.parseInt(opts.getOrDefault("passes", "8")));
+        scenario = TraceScenario.build(Path.of(opts.get("trace")), o);
+        source = "openb trace, " + o;
+      } else {
+        SyntheticScenario.Options o = SyntheticScenario.Options.defaults(nodes,
+            Integer.parseInt(opts.getOrDefault("pods", "20000")));
+        scenario = SyntheticScenario.generate(o);
+        source = "synthetic, " + o;
+      }
+      long lines = scenario.write(log);
+      System.out.printf("scenario: %s%n", source);
+      System.out.printf("  %s%n", scenario.summary());
+      System.out.printf("  %d lines, %.1f MB, generated and written in %.1f s%n", lines,
+          Files.size(log) / 1e6, (System.nanoTime() - t0) / 1e9);
+      long binds = scenario.summary().placedPods();
+      // A watch captured halfway: pods still run when it ends, so re-sending them means something.
+      scenario.before(scenario.events().get(scenario.events().size() / 2).at()).write(midway);
+      scenario = null; // let the generated objects go before measuring
+
+      Result warm = StagedReplay.run(log, Stage.FULL);
+      System.out.printf("warm-up (full simulate): %.0f events/s%n", warm.eventsPerSecond());
+
+      List<Stage> stages = opts.containsKey("stages")
+          ? java.util.Arrays.stream(opts.get("stages").split(",")).map(Stage::valueOf).toList()
+          : List.of(Stage.values());
+      Map<Stage, List<Result>> results = new EnumMap<>(Stage.class);
+      for (int r = 0; r < runs; r++) {
+        for (Stage stage : stages) {
+          results.computeIfAbsent(stage, s -> new ArrayList<>()).add(StagedReplay.run(log, stage));
+        }
+      }
+      System.out.printf("%-9s %12s %24s %14s%n", "stage", "events/s", "seconds (min/med/max)", "step (med s)");
+      double previous = 0;
+      for (Stage stage : stages) {
+        List<Double> secs = results.get(stage).stream().map(x -> x.nanos() / 1e9).sorted().toList();
+        double med = secs.get(secs.size() / 2);
+        long events = results.get(stage).get(0).events();
+        System.out.printf("%-9s %12.0f %8.2f/%.2f/%.2f %14.2f%n", stage, events / med, secs.get(0), med,
+            secs.get(secs.size() - 1), med - previous);
+        previous = med;
+      }
+      Result full = results.containsKey(Stage.FULL) ? results.get(Stage.FULL).get(0) : warm;
+      System.out.printf("full simulate: %d events, %d decisions, %d patches, %d pod binds, "
+              + "%.3f patches per scheduling event%n",
+          full.events(), full.decisions(), full.patches(), binds, (double) full.patches() / binds);
+
+      long[] quiet = StagedReplay.decisionsWhenNothingMoved(midway);
+      System.out.printf("nothing moved (log cut halfway): %d decisions while replaying and settling; %d pod snapshots re-sent "
+          + "unchanged after settling -> %d decisions%n", quiet[0], quiet[1], quiet[2]);
+      System.out.printf("machine: %d cores, load average %.2f (1 min, at the end)%n",
+          Runtime.getRuntime().availableProcessors(),
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    } finally {
+      Files.deleteIfExists(log);
+      Files.deleteIfExists(midway);
+    }
+  }
+}
