@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates missing topics and checks the layout every stage relies on: the node-keyed topics
@@ -73,8 +74,9 @@ public final class TopicBootstrap {
   }
 
   /**
-   * Refuses node-keyed topics with different partition counts, and waits until every partition
-   * has a leader (an idempotent producer that starts earlier can lose records).
+   * Refuses node-keyed topics with different partition counts, and waits until every topic is
+   * known to the broker and every partition has a leader (an idempotent producer that starts
+   * earlier can lose records).
    */
   static void checkPartitions(Admin admin, Topics topics, Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
@@ -83,8 +85,18 @@ public final class TopicBootstrap {
     all.addAll(topics.compacted());
     all.add(topics.deadLetter());
     while (true) {
-      Map<String, TopicDescription> described =
-          admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      Map<String, TopicDescription> described;
+      try {
+        described = admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        // Right after createTopics the broker that answers may not know a new topic yet (its
+        // metadata lags the controller's): not an error until the deadline.
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || Instant.now().isAfter(deadline)) {
+          throw e;
+        }
+        Thread.sleep(50); // polling for metadata propagation; no event to wait on
+        continue;
+      }
       Map<String, Integer> counts = new TreeMap<>();
       for (String name : topics.nodeKeyed()) {
         counts.put(name, described.get(name).partitions().size());
