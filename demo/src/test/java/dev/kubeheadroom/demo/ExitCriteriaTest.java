@@ -71,9 +71,9 @@ class ExitCriteriaTest {
     // then the incumbent shrinks to its proportional share, 2 + 6 × 2/10 = 3.2 cores ...
     shared.awaitLimits(Map.of(NS + "/incumbent", 3_200L, NS + "/neighbour", 12_800L));
     // ... by a resize that reached the API server within 5 s of the neighbour's creation
-    RequestJournal.Entry shrink = shared.api.requests().entries().stream()
-        .filter(e -> RequestMatcher.resizeOf(NS, "incumbent").test(e.request()) && e.code() == 200)
-        .filter(e -> !e.at().isBefore(scheduled)).findFirst().orElseThrow();
+    RequestJournal.Entry shrink = shared.awaitRequests(RequestMatcher.resizeOf(NS, "incumbent"),
+            es -> es.stream().anyMatch(e -> e.code() == 200 && !e.at().isBefore(scheduled))).stream()
+        .filter(e -> e.code() == 200 && !e.at().isBefore(scheduled)).findFirst().orElseThrow();
     Duration latency = Duration.between(scheduled, shrink.at());
     LOG.info("neighbour scheduled → incumbent resized: {} ms", latency.toMillis());
     System.out.printf("MEASURED neighbour → shrink latency: %d ms%n", latency.toMillis());

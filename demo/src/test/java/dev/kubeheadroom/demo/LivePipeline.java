@@ -12,6 +12,7 @@ import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.kubedouble.ApiRequest;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
+import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -306,6 +307,16 @@ final class LivePipeline implements AutoCloseable {
   /** PATCH requests on pods and {@code pods/resize} that arrived at or after {@code since}. */
   long podPatchesSince(Instant since) {
     return api.requests().countSince(since, LivePipeline::isPodPatch);
+  }
+
+  /**
+   * Waits until the journal's entries matching {@code matcher} satisfy {@code done}, and returns
+   * them. The journal records a request after its change is stored, so a test that saw the
+   * change must still wait for the entry.
+   */
+  List<RequestJournal.Entry> awaitRequests(Predicate<ApiRequest> matcher, Predicate<List<RequestJournal.Entry>> done) {
+    return await("requests").atMost(CONVERGE).until(() -> api.requests().entries().stream()
+        .filter(e -> matcher.test(e.request())).toList(), done);
   }
 
   static boolean isPodPatch(ApiRequest r) {

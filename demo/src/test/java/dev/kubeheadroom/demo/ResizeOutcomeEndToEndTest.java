@@ -44,8 +44,7 @@ class ResizeOutcomeEndToEndTest {
       assertThat(p.resizesCounted(OutcomeResult.QUOTA_DENIED)).isEqualTo(1.0);
       // ... the pod backs off, then a retry after the backoff period succeeds
       p.awaitLimits(Map.of(NS + "/web", 16_000L));
-      List<RequestJournal.Entry> resizes = p.api.requests().entries().stream()
-          .filter(e -> RequestMatcher.resizeOf(NS, "web").test(e.request())).toList();
+      List<RequestJournal.Entry> resizes = p.awaitRequests(RequestMatcher.resizeOf(NS, "web"), es -> es.size() >= 2);
       assertThat(resizes).extracting(RequestJournal.Entry::code).containsExactly(403, 200);
       assertThat(Duration.between(resizes.get(0).at(), resizes.get(1).at())).isGreaterThanOrEqualTo(BACKOFF);
       List<ResizeOutcome> outcomes = p.outcomes().stream().filter(o -> o.name().equals("web")).toList();
