@@ -1,5 +1,6 @@
 package dev.kubeheadroom.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.actuator.Actuator;
@@ -278,9 +279,10 @@ final class LivePipeline implements AutoCloseable {
 
   /** Waits until each named pod ({@code ns/name}) has the given limit. */
   void awaitLimits(Map<String, Long> expected) {
-    await("limits " + expected).atMost(CONVERGE).until(() -> {
-      Map<String, Long> now = cpuLimits();
-      return expected.entrySet().stream().allMatch(e -> e.getValue().equals(now.get(e.getKey())));
+    await("limits " + expected).atMost(CONVERGE).untilAsserted(() -> {
+      Map<String, Long> now = new TreeMap<>(cpuLimits());
+      now.keySet().retainAll(expected.keySet());
+      assertThat(now).as("CPU limits (millicores) at the API server").isEqualTo(new TreeMap<>(expected));
     });
   }
 
