@@ -176,9 +176,17 @@ public final class DemoRun implements AutoCloseable {
     return "resize".equals(r.subresource()) && "PATCH".equals(r.verb().name());
   }
 
-  private static boolean isWrite(ApiRequest r) {
-    String verb = r.verb().name();
-    return verb.equals("PATCH") || verb.equals("POST") || verb.equals("PUT");
+  /**
+   * Headroom's writes for its work: resizes, annotation patches and events. The journal names
+   * verbs as Kubernetes does (POST is CREATE, PUT is UPDATE). The ingest Lease's renewals are a
+   * fixed cost per second, not per scheduling event, so they are left out.
+   */
+  static boolean isWrite(ApiRequest r) {
+    boolean write = switch (r.verb()) {
+      case CREATE, UPDATE, PATCH -> true;
+      default -> false;
+    };
+    return write && !r.resource().equals("leases");
   }
 
   private <T extends AutoCloseable> T own(T resource) {

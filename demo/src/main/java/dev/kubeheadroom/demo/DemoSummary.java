@@ -14,7 +14,8 @@ import java.util.Locale;
  * @param decisions decision records the topology emitted
  * @param resizeCalls resize calls that changed at least one limit
  * @param limitChanges container limits changed
- * @param apiWrites every write Headroom made to the API server (resizes, annotations, events)
+ * @param apiWrites every write Headroom made to the API server for its work (resizes, annotations,
+ *     events; the ingest Lease renewals are left out)
  * @param bindToPatch per pod, time from its bind to its first limit change (wall clock)
  * @param wall the run's duration
  */

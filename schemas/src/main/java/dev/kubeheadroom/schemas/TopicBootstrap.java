@@ -105,8 +105,9 @@ public final class TopicBootstrap {
   }
 
   /**
-   * Refuses node-keyed topics with different partition counts, and waits until every partition
-   * has a leader (an idempotent producer that starts earlier can lose records).
+   * Refuses node-keyed topics with different partition counts, and waits until every topic is
+   * known to the broker and every partition has a leader (an idempotent producer that starts
+   * earlier can lose records).
    */
   static void checkPartitions(Admin admin, Topics topics, Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
@@ -119,11 +120,12 @@ public final class TopicBootstrap {
       try {
         described = admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
-        // Topics created a moment ago may not be in the metadata yet: not-yet, like a missing leader.
+        // Right after createTopics the broker that answers may not know a new topic yet (its
+        // metadata lags the controller's): not an error until the deadline.
         if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || Instant.now().isAfter(deadline)) {
           throw e;
         }
-        Thread.sleep(50);
+        Thread.sleep(50); // polling for metadata propagation; no event to wait on
         continue;
       }
       Map<String, Integer> counts = new TreeMap<>();
