@@ -3,9 +3,11 @@ package dev.kubeheadroom.topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
 
 /**
@@ -14,16 +16,31 @@ import java.util.TreeSet;
  * last change, or {@code maxDebounceDelay} since it first became dirty, so constant churn cannot
  * starve it; or when a wake-up it asked for (a backoff expiry) comes. In memory only: after a
  * restart every owned node is re-evaluated anyway.
+ *
+ * <p>Candidates wait in a queue ordered by the earliest time they can be due, so a tick costs
+ * O(due · log n) rather than a scan of every dirty node; a candidate whose node changed again
+ * since it was queued is put back at its new due time.
  */
 final class Debouncer {
   private record Dirty(Instant first, Instant last) {}
 
+  private record Candidate(Instant at, String node) {}
+
   private final Map<String, Dirty> dirty = new HashMap<>();
   private final Map<String, Instant> wakes = new HashMap<>();
+  private final PriorityQueue<Candidate> queue =
+      new PriorityQueue<>(Comparator.comparing(Candidate::at).thenComparing(Candidate::node));
+  private Duration debounce = Duration.ZERO;
+  private Duration maxDelay = Duration.ZERO;
 
   void touch(String node, Instant at) {
-    dirty.merge(node, new Dirty(at, at),
-        (old, now) -> new Dirty(old.first(), now.last().isAfter(old.last()) ? now.last() : old.last()));
+    Dirty old = dirty.get(node);
+    if (old == null) {
+      dirty.put(node, new Dirty(at, at));
+      queue.add(new Candidate(dueAt(node, at, at), node));
+    } else if (at.isAfter(old.last())) {
+      dirty.put(node, new Dirty(old.first(), at)); // its queued candidate is now early: re-queued when met
+    }
   }
 
   /** Due at {@code at} unless already waiting for its debounce. */
@@ -36,14 +53,18 @@ final class Debouncer {
   void wakeAt(String node, Instant at) {
     if (at == null) {
       wakes.remove(node);
-    } else {
-      wakes.merge(node, at, (a, b) -> a.isBefore(b) ? a : b);
+      return;
+    }
+    Instant current = wakes.get(node);
+    if (current == null || at.isBefore(current)) {
+      wakes.put(node, at);
+      queue.add(new Candidate(at, node));
     }
   }
 
   void forget(String node) {
     dirty.remove(node);
-    wakes.remove(node);
+    wakes.remove(node); // its queued candidates are skipped when met
   }
 
   boolean isEmpty() {
@@ -51,18 +72,25 @@ final class Debouncer {
   }
 
   /** The nodes due at {@code now}, sorted by name, taken out of the schedule. */
-  List<String> takeDue(Instant now, Duration debounce, Duration maxDelay) {
-    TreeSet<String> due = new TreeSet<>();
-    for (Map.Entry<String, Dirty> e : dirty.entrySet()) {
-      Dirty d = e.getValue();
-      Instant quietAt = d.last().plus(debounce).plus(jitter(e.getKey(), debounce));
-      if (!now.isBefore(quietAt) || !now.isBefore(d.first().plus(maxDelay))) {
-        due.add(e.getKey());
-      }
+  List<String> takeDue(Instant now, Duration debouncePeriod, Duration maxDebounceDelay) {
+    if (!debouncePeriod.equals(debounce) || !maxDebounceDelay.equals(maxDelay)) {
+      debounce = debouncePeriod;
+      maxDelay = maxDebounceDelay;
+      requeue(); // the knobs changed: every queued due time may have moved
     }
-    for (Map.Entry<String, Instant> e : wakes.entrySet()) {
-      if (!now.isBefore(e.getValue())) {
-        due.add(e.getKey());
+    TreeSet<String> due = new TreeSet<>();
+    while (!queue.isEmpty() && !queue.peek().at().isAfter(now)) {
+      String node = queue.poll().node();
+      if (due.contains(node)) {
+        continue;
+      }
+      Dirty d = dirty.get(node);
+      Instant wake = wakes.get(node);
+      Instant dirtyDue = d == null ? null : dueAt(node, d.first(), d.last());
+      if ((wake != null && !now.isBefore(wake)) || (dirtyDue != null && !now.isBefore(dirtyDue))) {
+        due.add(node);
+      } else if (dirtyDue != null) {
+        queue.add(new Candidate(dirtyDue, node)); // changed since queued: due later
       }
     }
     for (String node : due) {
@@ -70,6 +98,19 @@ final class Debouncer {
       wakes.remove(node);
     }
     return new ArrayList<>(due);
+  }
+
+  private void requeue() {
+    queue.clear();
+    dirty.forEach((node, d) -> queue.add(new Candidate(dueAt(node, d.first(), d.last()), node)));
+    wakes.forEach((node, at) -> queue.add(new Candidate(at, node)));
+  }
+
+  /** min(last + debounce + jitter, first + maxDelay). */
+  private Instant dueAt(String node, Instant first, Instant last) {
+    Instant quiet = last.plus(debounce).plus(jitter(node, debounce));
+    Instant cap = first.plus(maxDelay);
+    return quiet.isBefore(cap) ? quiet : cap;
   }
 
   /** Up to 10% of the debounce, a pure function of the node name: spreads flushes, replays equal. */
