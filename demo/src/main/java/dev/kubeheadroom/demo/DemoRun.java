@@ -100,6 +100,10 @@ public final class DemoRun implements AutoCloseable {
         Duration.between(started, clock.instant()).toMillis() / 1000.0, events.size(), options.speed()));
     scenarioStarted = clock.instant();
     player.play(events);
+    if (player.failed() > 0) {
+      progress.accept(player.failed() + " scenario events were refused by the API server; the first: "
+          + player.firstFailure());
+    }
     awaitQuiet(watcher);
     return new Result(FinalState.report(api, events.size(), decisions.get(), watcher),
         summary(player, watcher));

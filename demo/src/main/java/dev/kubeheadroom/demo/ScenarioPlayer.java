@@ -35,6 +35,7 @@ final class ScenarioPlayer {
   private final Map<String, Instant> bindTimes = new ConcurrentHashMap<>();
   private long played;
   private long failed;
+  private String firstFailure;
 
   ScenarioPlayer(KubernetesClient seedClient, Clock clock, double speed) {
     this.client = seedClient;
@@ -60,6 +61,11 @@ final class ScenarioPlayer {
     return failed;
   }
 
+  /** The first event the API server refused, for the user; null when none was. */
+  String firstFailure() {
+    return firstFailure;
+  }
+
   /** Plays every event at its time; returns when the last one is played. */
   void play(List<WatchEvent> events) throws InterruptedException {
     if (events.isEmpty()) {
@@ -79,12 +85,31 @@ final class ScenarioPlayer {
         played++;
       } catch (RuntimeException e) {
         failed++;
+        if (firstFailure == null) {
+          firstFailure = event.ref() + " (" + event.type() + "): " + e.getMessage();
+        }
       }
     }
   }
 
+  /** Applies one event; a write that races the kubelet's status updates (409) is retried. */
   void apply(WatchEvent event) {
-    HasMetadata object = event.object();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        applyOnce(event);
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= 8) {
+          throw e;
+        }
+        // the simulated kubelet answers each write with a status write: let it settle
+        java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(25L * attempt).toNanos());
+      }
+    }
+  }
+
+  private void applyOnce(WatchEvent event) {
+    HasMetadata object = withoutVersion(event.object());
     if (event.type() == WatchEvent.Type.DELETED) {
       client.resource(object).delete();
       if (object instanceof Pod pod) {
@@ -110,9 +135,14 @@ final class ScenarioPlayer {
     if (current != null && previous != null && uid != null && uid.equals(current.getMetadata().getUid())) {
       toWrite = keepHeadroomLimits(pod, previous, current);
     }
-    Pod written = current == null
-        ? client.resource(toWrite).create()
-        : client.resource(toWrite).createOr(NonDeletingOperation::update);
+    Pod written;
+    if (current == null) {
+      written = client.resource(toWrite).create();
+    } else {
+      Pod versioned = io.fabric8.kubernetes.client.utils.Serialization.clone(toWrite);
+      versioned.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
+      written = client.resource(versioned).update();
+    }
     record(written);
     lastPlayed.put(uid, pod);
     if (written.getSpec().getNodeName() != null && !written.getSpec().getNodeName().isEmpty()) {
@@ -161,6 +191,19 @@ final class ScenarioPlayer {
     Stream.of(pod.getSpec().getInitContainers(), pod.getSpec().getContainers())
         .filter(Objects::nonNull).forEach(all::addAll);
     return all;
+  }
+
+  /**
+   * The object without the log's resourceVersion: the log recorded another server's versions,
+   * and writing "as its state" must not be refused as a stale update (409).
+   */
+  static HasMetadata withoutVersion(HasMetadata object) {
+    if (object.getMetadata() == null || object.getMetadata().getResourceVersion() == null) {
+      return object;
+    }
+    HasMetadata copy = io.fabric8.kubernetes.client.utils.Serialization.clone(object);
+    copy.getMetadata().setResourceVersion(null);
+    return copy;
   }
 
   private void record(HasMetadata written) {
