@@ -33,6 +33,23 @@ class CustomResourceStatusTest {
   }
 
   @Test
+  void aStatusPatchWithAFieldManagerIsStillAStatusWrite() {
+    try (ApiServerDouble api = ApiServerDouble.start()) {
+      var configs = api.client().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG);
+      configs.resource(config(Map.of("dryRun", true))).create();
+
+      configs.withName("cluster").subresource("status").patch(
+          new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("headroom").build(),
+          "{\"status\":{\"managedPods\":3}}");
+
+      GenericKubernetesResource stored = configs.withName("cluster").get();
+      assertThat(stored.<Integer>get("status", "managedPods")).isEqualTo(3);
+      assertThat(stored.<Boolean>get("spec", "dryRun")).isTrue();
+      assertThat(api.requests().count(Verb.PATCH, "headroomconfigs", "status")).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aSpecUpdateBumpsTheGenerationAndLeavesTheStatusAlone() {
     try (ApiServerDouble api = ApiServerDouble.start()) {
       var configs = api.client().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG);
