@@ -50,6 +50,25 @@ class CustomResourceStatusTest {
   }
 
   @Test
+  void aMergePatchReplacesAStatusListAsRfc7386Says() {
+    try (ApiServerDouble api = ApiServerDouble.start()) {
+      var configs = api.client().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG);
+      configs.resource(config(Map.of())).create();
+      var status = configs.withName("cluster").subresource("status");
+      status.patch(PatchContext.of(PatchType.JSON_MERGE),
+          "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}],\"managedPods\":1}}");
+
+      status.patch(PatchContext.of(PatchType.JSON_MERGE),
+          "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}");
+
+      GenericKubernetesResource stored = configs.withName("cluster").get();
+      assertThat(stored.<java.util.List<?>>get("status", "conditions")).hasSize(1);
+      assertThat(stored.<String>get("status", "conditions", 0, "status")).isEqualTo("False");
+      assertThat(stored.<Integer>get("status", "managedPods")).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aSpecUpdateBumpsTheGenerationAndLeavesTheStatusAlone() {
     try (ApiServerDouble api = ApiServerDouble.start()) {
       var configs = api.client().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG);
