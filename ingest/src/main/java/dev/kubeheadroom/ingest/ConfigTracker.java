@@ -8,6 +8,7 @@ import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * After a restart with an invalid object in the cluster nothing is published: the topic still
  * holds the last good config.
+ *
+ * <p>It also remembers the verdict on the {@code cluster} object last evaluated
+ * ({@link #evaluation()}), which {@link ConfigStatusWriter} reports in the object's status. An
+ * update that leaves the generation alone (a status write, a resync) is not judged again, so a
+ * refused spec is logged and counted once per generation.
  */
 public final class ConfigTracker {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigTracker.class);
@@ -36,6 +42,20 @@ public final class ConfigTracker {
   private final IngestMetrics metrics;
   private LastGoodConfig state = LastGoodConfig.INITIAL; // guarded by this
   private Object lastSent; // ClusterConfig, TOMBSTONE or null (nothing yet); guarded by this
+  private Evaluation evaluated; // the cluster object last judged; null: none; guarded by this
+
+  /**
+   * The verdict on one generation of the {@code cluster} object.
+   *
+   * @param uid the object's uid (empty if it has none)
+   * @param generation its {@code metadata.generation} (0 if it has none)
+   * @param refusal the one-line reason it was refused; null when it was accepted
+   */
+  public record Evaluation(String uid, long generation, String refusal) {
+    public boolean accepted() {
+      return refusal == null;
+    }
+  }
 
   public ConfigTracker(Topics topics, KafkaSink sink, IngestMetrics metrics) {
     this.topics = topics;
@@ -46,7 +66,14 @@ public final class ConfigTracker {
   public synchronized void changed(GenericKubernetesResource object) {
     metrics.event("config");
     String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+    boolean cluster = HeadroomKeys.CONFIG_NAME.equals(name);
+    if (cluster && alreadyEvaluated(object)) {
+      return; // same spec generation (a status write or a resync): nothing new to judge
+    }
     LastGoodConfig next = state.offer(object);
+    if (cluster) {
+      evaluated = new Evaluation(uid(object), generation(object), next.refusal());
+    }
     if (next.refused()) {
       metrics.refusal();
       LOG.warn("HeadroomConfig({}) refused, config generation {} stays in force: {}",
@@ -68,6 +95,7 @@ public final class ConfigTracker {
     if (object.getMetadata() != null && HeadroomKeys.CONFIG_NAME.equals(object.getMetadata().getName())) {
       LOG.info("HeadroomConfig({}) deleted: defaults (dry-run) in force", HeadroomKeys.CONFIG_NAME);
       state = state.deleted();
+      evaluated = null;
       publish(TOMBSTONE);
     }
   }
@@ -80,6 +108,27 @@ public final class ConfigTracker {
     } else if (!state.refused()) {
       publish(TOMBSTONE);
     }
+  }
+
+  /** The verdict on the {@code cluster} object as last seen; empty when there is none. */
+  public synchronized Optional<Evaluation> evaluation() {
+    return Optional.ofNullable(evaluated);
+  }
+
+  private boolean alreadyEvaluated(GenericKubernetesResource object) {
+    return evaluated != null && object.getMetadata().getGeneration() != null
+        && evaluated.generation() == object.getMetadata().getGeneration()
+        && evaluated.uid().equals(uid(object));
+  }
+
+  private static String uid(GenericKubernetesResource object) {
+    String uid = object.getMetadata().getUid();
+    return uid == null ? "" : uid;
+  }
+
+  private static long generation(GenericKubernetesResource object) {
+    Long generation = object.getMetadata().getGeneration();
+    return generation == null ? 0 : generation;
   }
 
   /** The config in force and the last refusal, if any. */

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +37,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every instance runs the informers (a standby's cache is warm); the one holding the Lease
  * opens the Kafka sink and publishes everything it has (a full re-publish, then a node sync per
- * node), then changes as they come and a node sync every resync period. The caller owns the
- * client and the registry.
+ * node), then changes as they come and a node sync every resync period; it also keeps the
+ * HeadroomConfig's status ({@link ConfigStatusWriter}). The caller owns the client and the
+ * registry.
  */
 public final class Ingest implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -51,6 +54,7 @@ public final class Ingest implements AutoCloseable {
       .withGroup("kube-headroom.dev").withVersion("v1alpha1").withKind("HeadroomConfig")
       .withPlural("headroomconfigs").withScope("Cluster").build();
 
+  private final KubernetesClient client;
   private final IngestSettings settings;
   private final IngestMetrics metrics;
   private final KafkaSink sink;
@@ -66,6 +70,8 @@ public final class Ingest implements AutoCloseable {
   private final VpaIndex vpas = new VpaIndex();
   private final boolean vpaServed;
   private final boolean configServed;
+  private SharedIndexInformer<GenericKubernetesResource> configInformer; // null: API not served
+  private volatile ConfigStatusWriter statusWriter; // while leading, when the API is served
 
   /** One informer and whether it may be missing (a CRD not installed). */
   private record Watched(String kind, SharedIndexInformer<?> informer, boolean optional,
@@ -73,6 +79,7 @@ public final class Ingest implements AutoCloseable {
 
   private Ingest(KubernetesClient client, IngestSettings settings, MeterRegistry registry,
       HeadroomMetrics shared) {
+    this.client = client;
     this.settings = settings;
     this.metrics = new IngestMetrics(registry, shared);
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -108,8 +115,7 @@ public final class Ingest implements AutoCloseable {
           VPA.getGroup(), VPA.getVersion());
     }
     if (configServed) {
-      SharedIndexInformer<GenericKubernetesResource> configInformer =
-          client.genericKubernetesResources(HEADROOM_CONFIG).runnableInformer(0);
+      configInformer = client.genericKubernetesResources(HEADROOM_CONFIG).runnableInformer(0);
       configInformer.addEventHandler(handler(config::changed, config::deleted));
       watch("HeadroomConfig", configInformer, true);
     } else {
@@ -241,8 +247,28 @@ public final class Ingest implements AutoCloseable {
     sink.open();
     metrics.leader(true);
     resync("leader");
+    startStatusWriter();
     long period = settings.resyncPeriod().toMillis();
     executor.scheduleAtFixedRate(this::nodeSync, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** The leader keeps HeadroomConfig {@code cluster}'s status (if the API is served). */
+  private synchronized void startStatusWriter() {
+    if (configInformer == null || terminated.isDone()) {
+      return;
+    }
+    SharedIndexInformer<GenericKubernetesResource> informer = configInformer;
+    statusWriter = new ConfigStatusWriter(client,
+        () -> informer.getStore().getByKey(HeadroomKeys.CONFIG_NAME),
+        config::evaluation, settings, metrics, Clock.systemUTC());
+    statusWriter.start();
+  }
+
+  private synchronized void stopStatusWriter() {
+    if (statusWriter != null) {
+      statusWriter.close();
+      statusWriter = null;
+    }
   }
 
   /** A full re-publish: nodes, namespaces, config, every pod, then a node sync per node. */
@@ -277,6 +303,7 @@ public final class Ingest implements AutoCloseable {
       return;
     }
     sink.shut();
+    stopStatusWriter();
     metrics.leader(false);
     LOG.warn("ingest stopped: {}", reason);
     terminated.complete(reason);
@@ -308,6 +335,7 @@ public final class Ingest implements AutoCloseable {
   @Override
   public void close() {
     sink.shut();
+    stopStatusWriter();
     metrics.leader(false);
     executor.shutdownNow();
     sink.close(Duration.ofSeconds(5));

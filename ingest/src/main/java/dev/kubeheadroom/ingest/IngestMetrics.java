@@ -31,6 +31,11 @@ import java.util.function.Supplier;
  *       reason = leader, overflow
  *   <li>{@value #BUFFERED} [headroom_ingest_buffered_records]: queued plus unacknowledged records
  *   <li>{@value #LEADER} [headroom_ingest_leader]: 1 while this instance publishes
+ *   <li>{@value #STATUS_WRITES} [headroom_config_status_writes_total]: HeadroomConfig status
+ *       patches the API server accepted
+ *   <li>{@value #STATUS_FAILURES}{@code {cause}} [headroom_config_status_failures_total]: status
+ *       patches refused or unanswered (cause = patch) and failed reads of the decisions topic
+ *       (cause = kafka); each is logged, none stops ingest
  * </ul>
  */
 public final class IngestMetrics {
@@ -46,6 +51,8 @@ public final class IngestMetrics {
   public static final String RESYNCS = "headroom.ingest.resyncs";
   public static final String BUFFERED = "headroom.ingest.buffered.records";
   public static final String LEADER = "headroom.ingest.leader";
+  public static final String STATUS_WRITES = "headroom.config.status.writes";
+  public static final String STATUS_FAILURES = "headroom.config.status.failures";
 
   private final MeterRegistry registry;
   private final HeadroomMetrics shared;
@@ -89,6 +96,14 @@ public final class IngestMetrics {
 
   public void resync(String reason) {
     registry.counter(RESYNCS, "reason", reason).increment();
+  }
+
+  public void statusWritten() {
+    registry.counter(STATUS_WRITES).increment();
+  }
+
+  public void statusFailure(String cause) {
+    registry.counter(STATUS_FAILURES, "cause", cause).increment();
   }
 
   public void leader(boolean value) {

@@ -21,6 +21,8 @@ import java.util.Objects;
  *     default {@value #DEFAULT_BUFFER_CAPACITY}); beyond it, records are not queued and a full
  *     re-publish follows once Kafka is back
  * @param kafkaRetryBackoff pause between attempts while Kafka does not answer (default 1 s)
+ * @param statusInterval the HeadroomConfig status is written at most this often, and only when a
+ *     value in it changed (default 10 s)
  */
 public record IngestSettings(
     String bootstrapServers,
@@ -30,11 +32,13 @@ public record IngestSettings(
     Duration resyncPeriod,
     LeaseSettings lease,
     int bufferCapacity,
-    Duration kafkaRetryBackoff) {
+    Duration kafkaRetryBackoff,
+    Duration statusInterval) {
 
   public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofMinutes(10);
   public static final int DEFAULT_BUFFER_CAPACITY = 200_000;
   public static final Duration DEFAULT_KAFKA_RETRY_BACKOFF = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(10);
 
   public IngestSettings {
     if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -48,43 +52,49 @@ public record IngestSettings(
       throw new IllegalArgumentException("bufferCapacity must be >= 1, got " + bufferCapacity);
     }
     positive(kafkaRetryBackoff, "kafkaRetryBackoff");
+    positive(statusInterval, "statusInterval");
   }
 
   /** The defaults: prefix {@code headroom.}, topics must exist, 10 min resync, default lease. */
   public static IngestSettings defaults(String bootstrapServers, String identity) {
     return new IngestSettings(bootstrapServers, Map.of(), Topics.defaults(), null,
         DEFAULT_RESYNC_PERIOD, LeaseSettings.defaults(identity), DEFAULT_BUFFER_CAPACITY,
-        DEFAULT_KAFKA_RETRY_BACKOFF);
+        DEFAULT_KAFKA_RETRY_BACKOFF, DEFAULT_STATUS_INTERVAL);
   }
 
   public IngestSettings withTopics(Topics value) {
     return new IngestSettings(bootstrapServers, clientProperties, value, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff);
+        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withTopicLayout(TopicLayout value) {
     return new IngestSettings(bootstrapServers, clientProperties, topics, value, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff);
+        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withResyncPeriod(Duration value) {
     return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, value,
-        lease, bufferCapacity, kafkaRetryBackoff);
+        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withLease(LeaseSettings value) {
     return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
-        value, bufferCapacity, kafkaRetryBackoff);
+        value, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withBufferCapacity(int value) {
     return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
-        lease, value, kafkaRetryBackoff);
+        lease, value, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withClientProperties(Map<String, String> value) {
     return new IngestSettings(bootstrapServers, value, topics, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff);
+        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
+  }
+
+  public IngestSettings withStatusInterval(Duration value) {
+    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+        lease, bufferCapacity, kafkaRetryBackoff, value);
   }
 
   static void positive(Duration d, String name) {

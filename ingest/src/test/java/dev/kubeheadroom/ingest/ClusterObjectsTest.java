@@ -6,6 +6,7 @@ import static dev.kubeheadroom.ingest.TestObjects.headroomConfig;
 import static dev.kubeheadroom.ingest.TestObjects.limitRange;
 import static dev.kubeheadroom.ingest.TestObjects.namespace;
 import static dev.kubeheadroom.ingest.TestObjects.pod;
+import static dev.kubeheadroom.ingest.TestObjects.specPatch;
 import static dev.kubeheadroom.ingest.TestObjects.vpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,6 +21,8 @@ import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -103,10 +106,8 @@ class ClusterObjectsTest {
     assertThat(records.get(1).value().maxMultiplier()).isEqualTo(4.0);
 
     // when: an invalid spec gets through
-    configs.withName("cluster").edit(c -> {
-      c.setAdditionalProperties(Map.of("spec", Map.of("dryRun", false, "maxMultiplier", "150")));
-      return c;
-    });
+    configs.withName("cluster").patch(PatchContext.of(PatchType.JSON_MERGE),
+        specPatch(Map.of("dryRun", false, "maxMultiplier", "150")));
 
     await().until(() -> harness.counter(ingest, IngestMetrics.REFUSALS) >= 1);
     // then: nothing new on the topic (a later deletion is the next record), the last good stays
@@ -124,10 +125,8 @@ class ClusterObjectsTest {
     configs.resource(headroomConfig("cluster", Map.of("maxMultiplier", "4"))).create();
     harness.configUntil(r -> r.size() >= 2);
 
-    configs.withName("cluster").edit(c -> {
-      c.setAdditionalProperties(Map.of("spec", Map.of("maxMultiplier", "150")));
-      return c;
-    });
+    configs.withName("cluster").patch(PatchContext.of(PatchType.JSON_MERGE),
+        specPatch(Map.of("maxMultiplier", "150")));
 
     await().until(() -> harness.counter(ingest, IngestMetrics.REFUSALS) >= 1);
     assertThat(ingest.configState().config().maxMultiplier()).isEqualTo(4.0);

@@ -82,4 +82,12 @@ final class TestObjects {
         .withKind("HeadroomConfig").withNewMetadata().withName(name).endMetadata()
         .withAdditionalProperties(Map.of("spec", spec)).build();
   }
+
+  /**
+   * A JSON merge patch of {@code spec} (as {@code kubectl patch --type=merge}): no resourceVersion
+   * precondition, so it does not conflict with Headroom's own status writes.
+   */
+  static String specPatch(Map<String, Object> spec) {
+    return io.fabric8.kubernetes.client.utils.Serialization.asJson(Map.of("spec", spec));
+  }
 }

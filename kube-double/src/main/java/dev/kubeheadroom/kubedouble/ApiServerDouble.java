@@ -44,10 +44,15 @@ import org.slf4j.LoggerFactory;
 public final class ApiServerDouble implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerDouble.class);
 
-  /** {@code kube-headroom.dev/v1alpha1 HeadroomConfig}, cluster-scoped. */
+  /**
+   * {@code kube-headroom.dev/v1alpha1 HeadroomConfig}, cluster-scoped, with the {@code status}
+   * subresource its CRD declares: writes to the object keep the status, writes to
+   * {@code /status} change only the status (and not the generation).
+   */
   public static final CustomResourceDefinitionContext HEADROOM_CONFIG =
       new CustomResourceDefinitionContext.Builder().withGroup("kube-headroom.dev").withVersion("v1alpha1")
-          .withKind("HeadroomConfig").withPlural("headroomconfigs").withScope("Cluster").build();
+          .withKind("HeadroomConfig").withPlural("headroomconfigs").withScope("Cluster")
+          .withStatusSubresource(true).build();
 
   /** {@code autoscaling.k8s.io/v1 VerticalPodAutoscaler}, namespaced. */
   public static final CustomResourceDefinitionContext VERTICAL_POD_AUTOSCALER =

@@ -31,6 +31,24 @@ public final class TopicHistory implements AutoCloseable {
   private final Map<TopicPartition, Long> ends;
   private final Map<String, Integer> rank = new HashMap<>();
   private final Duration timeout;
+  /** The partitions not yet read to their end, with their buffers (a fixed order, no lookups). */
+  private final List<Source> open = new ArrayList<>();
+  /** The source whose head goes next; null: not chosen since the last take. */
+  private Source chosen;
+
+  /** One partition's buffer and whether Kafka still has records for it below its end offset. */
+  private static final class Source {
+    final TopicPartition partition;
+    final ArrayDeque<ConsumerRecord<String, byte[]>> buffer;
+    final int topicRank;
+    boolean more = true;
+
+    Source(TopicPartition partition, ArrayDeque<ConsumerRecord<String, byte[]>> buffer, int topicRank) {
+      this.partition = partition;
+      this.buffer = buffer;
+      this.topicRank = topicRank;
+    }
+  }
 
   /** @param consumer a consumer with no group (assignment only); closed with this history */
   public TopicHistory(Consumer<String, byte[]> consumer, List<String> topics, Duration timeout) {
@@ -49,7 +67,9 @@ public final class TopicHistory implements AutoCloseable {
     consumer.seekToBeginning(partitions);
     this.ends = new HashMap<>(consumer.endOffsets(partitions, timeout));
     for (TopicPartition tp : partitions) {
-      buffers.put(tp, new ArrayDeque<>());
+      ArrayDeque<ConsumerRecord<String, byte[]>> buffer = new ArrayDeque<>();
+      buffers.put(tp, buffer);
+      open.add(new Source(tp, buffer, rank.get(tp.topic())));
     }
   }
 
@@ -61,26 +81,40 @@ public final class TopicHistory implements AutoCloseable {
 
   /** The next record in time order, or null when every partition is read to its end. */
   public ConsumerRecord<String, byte[]> next() {
-    fill();
-    Head best = null;
-    for (Head h : heads()) {
-      if (best == null || compare(h, best) < 0) {
-        best = h;
-      }
-    }
-    if (best == null) {
-      return null;
-    }
-    ConsumerRecord<String, byte[]> r = best.record();
-    buffers.get(new TopicPartition(r.topic(), r.partition())).pollFirst();
-    return r;
+    Source source = choose();
+    chosen = null;
+    return source == null ? null : source.buffer.pollFirst();
   }
 
   /** Peeks at the next record's time without taking it. */
   public Instant peekTime() {
-    fill();
-    return heads().stream().min(TopicHistory::compare)
-        .map(h -> Instant.ofEpochMilli(h.record().timestamp())).orElse(null);
+    Source source = choose();
+    return source == null ? null : Instant.ofEpochMilli(source.buffer.peekFirst().timestamp());
+  }
+
+  /**
+   * The source whose head is next in {@link #compare} order, remembered until it is taken. Polls Kafka only when an open partition's
+   * buffer ran dry.
+   */
+  private Source choose() {
+    if (chosen != null) {
+      return chosen;
+    }
+    for (Source s : open) {
+      if (s.buffer.isEmpty() && s.more) {
+        fill();
+        break;
+      }
+    }
+    Source best = null;
+    for (Source s : open) {
+      ConsumerRecord<String, byte[]> head = s.buffer.peekFirst();
+      if (head != null && (best == null || compare(head, s.topicRank, best.buffer.peekFirst(), best.topicRank) < 0)) {
+        best = s;
+      }
+    }
+    chosen = best;
+    return best;
   }
 
   private List<Head> heads() {
@@ -94,14 +128,19 @@ public final class TopicHistory implements AutoCloseable {
   }
 
   private static int compare(Head a, Head b) {
-    int c = Long.compare(a.record().timestamp(), b.record().timestamp());
+    return compare(a.record(), a.topicRank(), b.record(), b.topicRank());
+  }
+
+  private static int compare(ConsumerRecord<String, byte[]> a, int rankA, ConsumerRecord<String, byte[]> b,
+      int rankB) {
+    int c = Long.compare(a.timestamp(), b.timestamp());
     if (c == 0) {
-      c = Integer.compare(a.topicRank(), b.topicRank());
+      c = Integer.compare(rankA, rankB);
     }
     if (c == 0) {
-      c = Integer.compare(a.record().partition(), b.record().partition());
+      c = Integer.compare(a.partition(), b.partition());
     }
-    return c != 0 ? c : Long.compare(a.record().offset(), b.record().offset());
+    return c != 0 ? c : Long.compare(a.offset(), b.offset());
   }
 
   /** Polls until every partition not yet read to its end has at least one buffered record. */
@@ -110,14 +149,13 @@ public final class TopicHistory implements AutoCloseable {
     while (true) {
       List<TopicPartition> starving = new ArrayList<>();
       List<TopicPartition> full = new ArrayList<>();
-      for (var e : buffers.entrySet()) {
-        TopicPartition tp = e.getKey();
-        boolean more = consumer.position(tp, timeout) < ends.get(tp);
-        if (e.getValue().isEmpty() && more) {
-          starving.add(tp);
+      for (Source source : open) {
+        source.more = consumer.position(source.partition, timeout) < ends.get(source.partition);
+        if (source.buffer.isEmpty() && source.more) {
+          starving.add(source.partition);
         }
-        if (e.getValue().size() >= MAX_BUFFERED || !more) {
-          full.add(tp);
+        if (source.buffer.size() >= MAX_BUFFERED || !source.more) {
+          full.add(source.partition);
         }
       }
       if (starving.isEmpty()) {
