@@ -340,7 +340,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       }
       ObjectNode current = read(entry.get().getValue());
       ObjectNode changed = change.apply(current.deepCopy());
-      if (changed == null || changed.equals(current)) {
+      // Compare as stored: a number put as a long reads back as an int, and IntNode(2) does not
+      // equal LongNode(2); comparing node types would "change" the pod on every pass, forever.
+      if (changed == null || read(changed.toString()).equals(current)) {
         return false;
       }
       store(entry.get(), changed);
