@@ -1,0 +1,64 @@
+package dev.kubeheadroom.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.PodChange;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** audit --verify: a recorded decision must re-derive from the inputs it carries. */
+class DecisionVerifierTest {
+  private static final List<PodInput> INPUTS = List.of(
+      new PodInput("a", 500, 500, true, 0), new PodInput("b", 1500, 1500, true, 0),
+      new PodInput("c", 6000, 6000, true, 0));
+
+  private static NodeDecision decision(long targetOfA, String reasonOfA) {
+    NodeResult r = SlackPolicy.computeNode(16000, INPUTS, PolicyConfig.DEFAULTS);
+    return new NodeDecision("n1", Instant.parse("2026-03-01T12:00:00Z"), 1, SlackPolicy.NAME, false,
+        PolicyConfig.DEFAULTS, r.stats(), INPUTS, List.of(
+            new PodChange("a", "ns", "pod-a", reasonOfA, 500, targetOfA,
+                List.of(new ContainerTarget("app", 500, targetOfA))),
+            new PodChange("c", "ns", "pod-c", "grow", 6000, 12000,
+                List.of(new ContainerTarget("app", 6000, 12000)))));
+  }
+
+  @Test
+  void aFaithfulDecisionReDerivesExactly() {
+    assertThat(DecisionVerifier.verify(decision(1500, "grow"))).isEmpty();
+  }
+
+  @Test
+  void aTamperedTargetIsReportedWithBothValues() {
+    assertThat(DecisionVerifier.verify(decision(1700, "grow"))).singleElement().asString()
+        .contains("ns/pod-a").contains("recorded target 1700m").contains("re-derived 1500m");
+  }
+
+  @Test
+  void tamperedNodeStatsAreReported() {
+    NodeDecision d = decision(1500, "grow");
+    var s = d.stats();
+    NodeDecision forged = new NodeDecision(d.node(), d.at(), d.configGeneration(), d.policy(), d.dryRun(),
+        d.config(), new dev.kubeheadroom.policy.NodeStats(s.allocatableMilli(), s.totalRequestsMilli(),
+            s.slackMilli() + 1000, s.managedRequestsMilli(), s.managedPods(), s.nodePods(), s.factor()),
+        d.inputs(), d.changes());
+    assertThat(DecisionVerifier.verify(forged)).singleElement().asString().startsWith("node stats");
+  }
+
+  @Test
+  void aChangeForAPodThePolicyWouldLeaveAloneIsReported() {
+    NodeDecision d = decision(1500, "grow");
+    List<PodInput> settled = List.of(new PodInput("a", 500, 1500, true, 0),
+        new PodInput("b", 1500, 3000, true, 0), new PodInput("c", 6000, 12000, true, 0));
+    NodeDecision stale = new NodeDecision(d.node(), d.at(), 1, d.policy(), false, d.config(), d.stats(),
+        settled, List.of(d.changes().get(0)));
+    assertThat(DecisionVerifier.verify(stale)).singleElement().asString()
+        .contains("ns/pod-a").contains("recorded a change, re-derived unchanged");
+  }
+}
