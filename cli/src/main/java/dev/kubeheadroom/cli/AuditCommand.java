@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
  * a window re-derives from the inputs it carries.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-    description = {"Replays the event log: the limit in force at --at, with its arithmetic;",
-        "or --verify that every decision in [--from, --to] re-derives from its inputs."})
+    description = {"Replays the event log: the limit in force at a past moment, and why.",
+        "--at with --pod or --node; or --verify that every decision in [--from, --to]",
+        "re-derives from the inputs it carries."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 

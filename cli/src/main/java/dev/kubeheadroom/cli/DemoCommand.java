@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
  * HTTP patches) against an in-process simulated API server and kubelet (cli-contract.md).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"Runs the live pipeline on this machine against a simulated API server and kubelet,",
-        "printing each limit change as it happens and a summary at the end."})
+    description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",
+        "Embedded Kafka, ingest, topology and actuator against a simulated API server and kubelet;",
+        "a summary (or, with --output json, the final state in the simulate form) at the end."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
  * enforcement, 2 when the cluster cannot be read at all.
  */
 @Command(name = "preflight", mixinStandardHelpOptions = true,
-    description = {"Checks the current cluster against the runbook's preflight: Kubernetes version,",
-        "limits.cpu quotas, LimitRange caps, excluded nodes, limit-controlling VPAs, cert-manager,",
-        "the HeadroomConfig. Exit code 1 when anything blocks enforcement."})
+    description = {"Checks the current cluster against the runbook's preflight, with a fix for each finding.",
+        "Kubernetes version, limits.cpu quotas, LimitRange caps, excluded nodes, limit-controlling",
+        "VPAs, cert-manager, the HeadroomConfig. Exit code 1 when anything blocks enforcement."})
 public final class PreflightCommand implements Callable<Integer> {
   /** Exit code when at least one check fails. */
   static final int BLOCKED = 1;

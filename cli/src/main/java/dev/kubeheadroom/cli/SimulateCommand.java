@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
     name = "simulate",
     mixinStandardHelpOptions = true,
     description = {
-      "Replays a Kubernetes watch log offline through the same projection, topology and policy",
-      "as the live pipeline, applying each decision at once. No Kafka, no cluster."
+      "Replays a Kubernetes watch log offline, applying each decision at once.",
+      "Same projection, topology and policy code as the live pipeline; no Kafka, no cluster."
     })
 public final class SimulateCommand implements Callable<Integer> {
   /** Malformed lines reported one by one before the rest are only counted. */
