@@ -86,7 +86,7 @@ public final class DemoCommand implements Callable<Integer> {
   static String describe(LimitChange c, Instant start) {
     return String.format(Locale.ROOT, "+%6.1fs  %-36s %-10s %8s → %-8s (node %s)",
         Duration.between(start, c.at()).toMillis() / 1000.0, c.namespace() + "/" + c.pod(), c.container(),
-        c.fromMilli() == 0 ? "none" : ReportWriterAccess.cpu(c.fromMilli()), ReportWriterAccess.cpu(c.toMilli()),
+        c.fromMilli() == 0 ? "none" : ReportWriter.cpu(c.fromMilli()), ReportWriter.cpu(c.toMilli()),
         c.node());
   }
 

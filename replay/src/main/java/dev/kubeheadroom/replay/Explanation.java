@@ -163,6 +163,6 @@ public record Explanation(
   }
 
   static String cpu(long milli) {
-    return ReportWriter.milli(milli);
+    return ReportWriter.cpu(milli);
   }
 }

@@ -16,8 +16,8 @@ public final class ReportWriter {
   public static void table(ClusterReport report, PrintWriter out) {
     out.printf(Locale.ROOT, "%-24s %10s %10s %8s%n", "NODE", "ALLOCATABLE", "SLACK", "FACTOR");
     for (ClusterReport.NodeLine n : report.nodes()) {
-      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%n", n.name(), milli(n.allocatableMilli()),
-          milli(n.slackMilli()), n.factor());
+      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%n", n.name(), cpu(n.allocatableMilli()),
+          cpu(n.slackMilli()), n.factor());
     }
     out.println();
     out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n",
@@ -25,8 +25,8 @@ public final class ReportWriter {
     for (ClusterReport.PodLine p : report.pods()) {
       for (ClusterReport.ContainerLine c : p.containers()) {
         out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n", p.namespace(), p.name(),
-            p.node(), p.managed() ? "yes" : "no", c.name(), milli(c.requestMilli()),
-            c.limitMilli() == 0 ? "-" : milli(c.limitMilli()));
+            p.node(), p.managed() ? "yes" : "no", c.name(), cpu(c.requestMilli()),
+            c.limitMilli() == 0 ? "-" : cpu(c.limitMilli()));
       }
     }
     ClusterReport.Summary s = report.summary();
@@ -36,7 +36,8 @@ public final class ReportWriter {
     out.flush();
   }
 
-  static String milli(long value) {
+  /** A CPU quantity for people: {@code 2}, {@code 1500m}. */
+  public static String cpu(long value) {
     return value % 1000 == 0 ? Long.toString(value / 1000) : value + "m";
   }
 }

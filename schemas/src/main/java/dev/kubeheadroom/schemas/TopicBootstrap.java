@@ -81,10 +81,7 @@ public final class TopicBootstrap {
     try {
       Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       List<String> missing = new ArrayList<>();
-      List<String> all = new ArrayList<>(topics.nodeKeyed());
-      all.addAll(topics.compacted());
-      all.add(topics.deadLetter());
-      for (String name : all) {
+      for (String name : topics.all()) {
         if (!existing.contains(name)) {
           missing.add(name);
         }
@@ -112,9 +109,7 @@ public final class TopicBootstrap {
   static void checkPartitions(Admin admin, Topics topics, Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
     Instant deadline = Instant.now().plus(timeout);
-    List<String> all = new ArrayList<>(topics.nodeKeyed());
-    all.addAll(topics.compacted());
-    all.add(topics.deadLetter());
+    List<String> all = topics.all();
     while (true) {
       Map<String, TopicDescription> described;
       try {

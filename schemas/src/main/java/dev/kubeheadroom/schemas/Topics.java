@@ -62,6 +62,14 @@ public record Topics(String prefix) {
     return List.of(pods(), nodes(), decisions(), outcomes());
   }
 
+  /** Every topic of the pipeline: the node-keyed ones, the compacted ones, the dead letters. */
+  public List<String> all() {
+    List<String> all = new java.util.ArrayList<>(nodeKeyed());
+    all.addAll(compacted());
+    all.add(deadLetter());
+    return List.copyOf(all);
+  }
+
   /** The compacted, globally read topics. */
   public List<String> compacted() {
     return List.of(namespaces(), config());
