@@ -34,15 +34,25 @@ public final class Simulation {
     default void warning(String message) {}
 
     default void progress(long events, long decisions) {}
+
+    /** Every decision, in the order the topology took them. */
+    default void decided(NodeDecision decision) {}
   }
 
   private final ClusterConfig fallbackConfig;
   private final Observer observer;
+  private final TopologyHarness.Kind harness;
 
   /** @param fallbackConfig used until (or unless) the log carries a HeadroomConfig */
   public Simulation(ClusterConfig fallbackConfig, Observer observer) {
+    this(fallbackConfig, observer, TopologyHarness.Kind.INLINE);
+  }
+
+  /** As above, running the topology with {@code harness} (tests and benchmarks compare the two). */
+  public Simulation(ClusterConfig fallbackConfig, Observer observer, TopologyHarness.Kind harness) {
     this.fallbackConfig = fallbackConfig;
     this.observer = observer;
+    this.harness = harness;
   }
 
   public ClusterReport run(Iterator<WatchLogItem> items) {
@@ -65,7 +75,7 @@ public final class Simulation {
         }
         WatchEvent event = (WatchEvent) item;
         if (engine == null) {
-          engine = new ReplayEngine(settings, TopologyListener.NONE, event.at());
+          engine = new ReplayEngine(settings, TopologyListener.NONE, event.at(), harness);
           engine.config(fallbackConfig);
           model = new ClusterModel(engine, warn);
         }
@@ -89,9 +99,10 @@ public final class Simulation {
     }
   }
 
-  private static long applyDecisions(ReplayEngine engine, ClusterModel model) {
+  private long applyDecisions(ReplayEngine engine, ClusterModel model) {
     List<NodeDecision> ds = engine.drainDecisions();
     for (NodeDecision d : ds) {
+      observer.decided(d);
       for (PodChange change : d.changes()) {
         model.resize(change);
       }
@@ -100,7 +111,7 @@ public final class Simulation {
   }
 
   /** After the last line the clock runs on until a whole max-delay window decides nothing. */
-  private static long settle(ReplayEngine engine, ClusterModel model) {
+  private long settle(ReplayEngine engine, ClusterModel model) {
     ClusterConfig config = engine.storedConfig();
     Duration round = config.maxDebounceDelay().plus(config.debouncePeriod()).plus(engine.tick());
     long total = 0;

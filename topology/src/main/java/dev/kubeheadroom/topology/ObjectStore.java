@@ -1,0 +1,156 @@
+package dev.kubeheadroom.topology;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A key-value store of live objects for {@link InlineTopology}: no serdes, no cache, no
+ * changelog, because an inline run lives and dies in one process. Keys are strings, ordered as
+ * Kafka orders their UTF-8 bytes for every key Headroom writes (names, uids, NUL separators).
+ */
+final class ObjectStore<V> implements KeyValueStore<String, V> {
+  private final String name;
+  private final TreeMap<String, V> entries = new TreeMap<>();
+
+  ObjectStore(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public void put(String key, V value) {
+    if (value == null) {
+      entries.remove(key);
+    } else {
+      entries.put(key, value);
+    }
+  }
+
+  @Override
+  public V putIfAbsent(String key, V value) {
+    V old = entries.get(key);
+    if (old == null) {
+      put(key, value);
+    }
+    return old;
+  }
+
+  @Override
+  public void putAll(List<KeyValue<String, V>> list) {
+    list.forEach(kv -> put(kv.key, kv.value));
+  }
+
+  @Override
+  public V delete(String key) {
+    return entries.remove(key);
+  }
+
+  @Override
+  public V get(String key) {
+    return entries.get(key);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> range(String from, String to) {
+    NavigableMap<String, V> view = entries;
+    if (from != null && to != null) {
+      view = from.compareTo(to) > 0 ? new TreeMap<>() : entries.subMap(from, true, to, true);
+    } else if (from != null) {
+      view = entries.tailMap(from, true);
+    } else if (to != null) {
+      view = entries.headMap(to, true);
+    }
+    return iterator(view.entrySet().iterator(), null);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> all() {
+    return iterator(entries.entrySet().iterator(), null);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
+    String p = prefix.toString();
+    return iterator(entries.tailMap(p, true).entrySet().iterator(), p);
+  }
+
+  @Override
+  public long approximateNumEntries() {
+    return entries.size();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    // nothing to restore: an inline run starts empty
+  }
+
+  @Override
+  public void close() {
+    entries.clear();
+  }
+
+  @Override
+  public boolean persistent() {
+    return false;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return true;
+  }
+
+  /** Iterates {@code it}, stopping at the first key without {@code prefix} (when given). */
+  private static <V> KeyValueIterator<String, V> iterator(Iterator<Map.Entry<String, V>> it, String prefix) {
+    return new KeyValueIterator<>() {
+      private Map.Entry<String, V> next = advance();
+
+      private Map.Entry<String, V> advance() {
+        if (!it.hasNext()) {
+          return null;
+        }
+        Map.Entry<String, V> e = it.next();
+        return prefix == null || e.getKey().startsWith(prefix) ? e : null;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public KeyValue<String, V> next() {
+        if (next == null) {
+          throw new NoSuchElementException();
+        }
+        KeyValue<String, V> kv = KeyValue.pair(next.getKey(), next.getValue());
+        next = advance();
+        return kv;
+      }
+
+      @Override
+      public String peekNextKey() {
+        if (next == null) {
+          throw new NoSuchElementException();
+        }
+        return next.getKey();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}
