@@ -3,6 +3,7 @@ package dev.kubeheadroom.schemas;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -27,6 +28,14 @@ public final class JsonCodec {
           .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
           .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
           .build();
+
+  /** One reader per type: {@code readValue(bytes, Class)} resolves the type on every call. */
+  private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
+    @Override
+    protected ObjectReader computeValue(Class<?> type) {
+      return MAPPER.readerFor(type);
+    }
+  };
 
   private JsonCodec() {}
 
@@ -58,7 +67,7 @@ public final class JsonCodec {
     }
     T value;
     try {
-      value = MAPPER.readValue(bytes, type);
+      value = READERS.get(type).readValue(bytes);
     } catch (IOException e) {
       throw new SchemaException(type.getSimpleName() + ": " + describe(e), e);
     }

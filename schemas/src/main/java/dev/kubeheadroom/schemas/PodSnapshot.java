@@ -71,7 +71,12 @@ public record PodSnapshot(
   /** App containers and sidecars, spec order: the containers whose limits Headroom sets. */
   @JsonIgnore
   public List<ContainerSnapshot> limitBearingContainers() {
-    return containers.stream().filter(ContainerSnapshot::limitBearing).toList();
+    for (ContainerSnapshot c : containers) {
+      if (!c.limitBearing()) {
+        return containers.stream().filter(ContainerSnapshot::limitBearing).toList();
+      }
+    }
+    return containers; // most pods have no init containers: no copy (read per pod per decision)
   }
 
   /**

@@ -63,8 +63,20 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
       debouncer.forget(node);
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
-      debouncer.touch(node, at);
+      debouncer.touch(node, changedAt(record.timestamp()));
     }
+  }
+
+  /**
+   * When the node changed, for its debounce: the record's time, or the punctuator's clock when
+   * that is later. Live, they agree unless the topology is catching up on a backlog, where
+   * record times lie behind and every touched node would otherwise be due at the next tick,
+   * deciding on half-read state again and again; the debounce then counts from when the change
+   * was read, so a node is decided once its backlog went quiet (or at the max delay). Replays move
+   * the clock to each record's time before piping it, so for them both are the record's time.
+   */
+  private Instant changedAt(long recordMs) {
+    return Instant.ofEpochMilli(Math.max(recordMs, context.currentSystemTimeMs()));
   }
 
   private void punctuate(long wallClockMs) {

@@ -62,7 +62,7 @@ public final class HeadroomTopology {
         Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(), new JsonSerde<>(NodeSnapshot.class))
         .withCachingEnabled(), BOOKING);
     topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(PODS_STORE), Serdes.String(), new JsonSerde<>(PodEntry.class))
+        Stores.persistentKeyValueStore(PODS_STORE), Serdes.String(), new PodEntrySerde())
         .withCachingEnabled(), BOOKING);
     topology.addSink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
         HeadroomSerdes.decisions().serializer(), BOOKING);

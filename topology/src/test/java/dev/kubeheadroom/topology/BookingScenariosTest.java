@@ -112,6 +112,22 @@ class BookingScenariosTest {
   }
 
   @Test
+  void aBacklogReadAfterDowntimeIsDecidedOnceItWentQuietNotAtEveryTick() {
+    // Records written five minutes ago, read now at 5 per second: their times say "quiet for
+    // minutes", yet the node is still changing as the topology reads them.
+    java.time.Instant written = h.now.minus(Duration.ofMinutes(5));
+    for (int i = 0; i < 20; i++) {
+      PodSnapshot pod = pod("team-a", "late-" + i, "n1", 100, 0);
+      live.put(pod.uid(), pod);
+      h.sendAt(pod, written.plusMillis(100L * i));
+      h.advance(Duration.ofMillis(200));
+    }
+    assertThat(h.decisions()).as("4 s of reading, never 2 s quiet, under the 10 s max delay").isEmpty();
+    h.settle();
+    assertThat(h.decisions()).singleElement().satisfies(d -> assertThat(d.changes()).hasSize(20));
+  }
+
+  @Test
   void anOvercommittedNodeHoldsManagedLimitsAtTheirRequests() {
     h.send(node("n1", 4000));
     h.namespace(Fixtures.ns("other", null));

@@ -38,7 +38,7 @@ class RestartFromChangelogTest {
       h.send(pod("team-a", "web-1", "n1", 2000, 0));
       h.settle();
       assertThat(h.decisions()).hasSize(1); // emitted, not yet confirmed: in flight
-      pods = changelog(h, HeadroomTopology.PODS_STORE, new JsonSerde<>(PodEntry.class));
+      pods = changelog(h, HeadroomTopology.PODS_STORE, new PodEntrySerde());
       nodes = changelog(h, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class));
     }
     assertThat(pods).isNotEmpty();
@@ -61,7 +61,8 @@ class RestartFromChangelogTest {
     }
   }
 
-  private static <V> List<KeyValue<String, V>> changelog(TopologyHarness h, String store, JsonSerde<V> serde) {
+  private static <V> List<KeyValue<String, V>> changelog(TopologyHarness h, String store,
+      org.apache.kafka.common.serialization.Serde<V> serde) {
     String topic = "headroom-test-" + store + "-changelog";
     assertThat(h.driver.producedTopicNames()).contains(topic);
     return h.driver.createOutputTopic(topic, new StringDeserializer(), serde.deserializer())

@@ -66,13 +66,18 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   void send(NodeEvent event) {
+    sendAt(event, now);
+  }
+
+  /** As {@link #send}, with a record time other than the wall clock (a backlog being read). */
+  void sendAt(NodeEvent event, Instant recordTime) {
     byte[] bytes = JsonCodec.encode(event);
     var topic = switch (event.getClass().getSimpleName()) {
       case "NodeSnapshot", "NodeRemoved" -> nodes;
       case "ResizeOutcome" -> outcomes;
       default -> pods;
     };
-    topic.pipeInput(event.node(), bytes, now);
+    topic.pipeInput(event.node(), bytes, recordTime);
   }
 
   void sendRaw(String topicName, String key, String value) {

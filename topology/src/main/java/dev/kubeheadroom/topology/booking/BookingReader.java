@@ -32,6 +32,6 @@ public final class BookingReader {
         entries.put(kv.key.substring(node.length() + 1), kv.value);
       }
     }
-    return new NodeBooking(node, nodes.get(node), entries);
+    return NodeBooking.owning(node, nodes.get(node), entries);
   }
 }

@@ -81,7 +81,7 @@ public final class NodeDecider {
           new Pending(plan.targetLimitMilli(), emitted, now, config.dryRun())));
       touched.add(pod.uid());
     }
-    NodeBooking next = new NodeBooking(booking.node(), booking.snapshot(), pods);
+    NodeBooking next = touched.isEmpty() ? booking : NodeBooking.owning(booking.node(), booking.snapshot(), pods);
     if (changes.isEmpty()) {
       return new Step(next, touched, false, false, Optional.empty());
     }

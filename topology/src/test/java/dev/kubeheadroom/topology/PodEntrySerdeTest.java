@@ -1,0 +1,89 @@
+package dev.kubeheadroom.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.OwnerRef;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeStatus;
+import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.topology.booking.Pending;
+import dev.kubeheadroom.topology.booking.PodEntry;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PodEntrySerdeTest {
+  final PodEntrySerde serde = new PodEntrySerde();
+
+  static PodEntry full() {
+    PodSnapshot pod = new PodSnapshot("uid-ü-1", "team-a", "web-1", "node-7", "Running", "Burstable", "123456",
+        9, "managed", 4000, "lots", true,
+        List.of(new OwnerRef("ReplicaSet", "web-5d9", "rs-uid", true), new OwnerRef("Job", "j", "j-uid", false)),
+        List.of(new ContainerSnapshot("init-setup", ContainerKind.INIT, 250, 0, false, false),
+            new ContainerSnapshot("mesh", ContainerKind.SIDECAR, 100, 300, true, false),
+            new ContainerSnapshot("app", ContainerKind.APP, 2000, 12000, false, true)),
+        ResizeStatus.INFEASIBLE);
+    return new PodEntry(pod, new Pending(12300, Map.of("app", 12000L, "mesh", 300L),
+        Instant.parse("2026-03-01T12:00:01.123456789Z"), true), Instant.parse("1969-12-31T23:59:58.5Z"), true);
+  }
+
+  static PodEntry sparse() {
+    PodSnapshot pod = new PodSnapshot("u", "ns", "p", "n", null, null, null, 0, null, 0, null, false,
+        List.of(), List.of(), null);
+    return new PodEntry(pod, null, null, false);
+  }
+
+  @Test
+  void everyFieldSurvivesTheRoundTripIncludingNullsUnicodeNanosAndNegativeSeconds() {
+    for (PodEntry entry : List.of(full(), sparse())) {
+      byte[] bytes = serde.serialize("t", entry);
+      assertThat(bytes[0]).isEqualTo(PodEntrySerde.VERSION);
+      assertThat(serde.deserialize("t", bytes)).isEqualTo(entry);
+    }
+    assertThat(serde.serialize("t", null)).isNull();
+    assertThat(serde.deserialize("t", null)).isNull();
+  }
+
+  @Test
+  void theFormatCoversEveryComponentOfTheRecordsItWrites() {
+    // A record that gains a field must gain it here too, or the store would silently drop it.
+    assertThat(PodSnapshot.class.getRecordComponents()).hasSize(PodEntrySerde.POD_FIELDS);
+    assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(PodEntrySerde.CONTAINER_FIELDS);
+    assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodEntrySerde.OWNER_FIELDS);
+    assertThat(Pending.class.getRecordComponents()).hasSize(PodEntrySerde.PENDING_FIELDS);
+    assertThat(PodEntry.class.getRecordComponents()).hasSize(PodEntrySerde.ENTRY_FIELDS);
+  }
+
+  @Test
+  void valuesWrittenAsJsonByEarlierReleasesAreStillRead() {
+    byte[] json = JsonCodec.encode(full());
+    assertThat(serde.deserialize("t", json)).isEqualTo(full());
+  }
+
+  @Test
+  void equalEntriesEncodeToEqualBytesAndFarSmallerThanJson() {
+    assertThat(serde.serialize("t", full())).isEqualTo(serde.serialize("t", serde.deserialize("t",
+        serde.serialize("t", full()))));
+    assertThat(serde.serialize("t", full()).length).isLessThan(JsonCodec.encode(full()).length / 2);
+  }
+
+  @Test
+  void anUnreadableValueIsASchemaErrorNamingTheProblem() {
+    byte[] bytes = serde.serialize("t", full());
+    assertThatThrownBy(() -> serde.deserialize("t", Arrays.copyOf(bytes, bytes.length - 3)))
+        .isInstanceOf(SchemaException.class).hasMessageContaining("unreadable pod store value");
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 2);
+    assertThatThrownBy(() -> serde.deserialize("t", longer))
+        .isInstanceOf(SchemaException.class).hasMessageContaining("bytes past its end");
+    byte[] future = bytes.clone();
+    future[0] = 9;
+    assertThatThrownBy(() -> serde.deserialize("t", future))
+        .isInstanceOf(SchemaException.class).hasMessageContaining("format version 9");
+  }
+}
