@@ -20,7 +20,7 @@ import java.util.Map;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.SimulateRateBench \
  *     [--trace ../shared/traces/alibaba-openb] [--nodes 300] [--passes 8] [--runs 3]
- *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,PROJECT,TOPOLOGY,FULL]
+ *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,PROJECT,TOPOLOGY,FULL,FULL_TEST_DRIVER]
  * </pre>
  *
  * With {@code --trace} the log comes from the openb trace ({@link TraceScenario}: {@code --nodes}
@@ -80,13 +80,13 @@ public final class SimulateRateBench {
           results.computeIfAbsent(stage, s -> new ArrayList<>()).add(StagedReplay.run(log, stage));
         }
       }
-      System.out.printf("%-9s %12s %24s %14s%n", "stage", "events/s", "seconds (min/med/max)", "step (med s)");
+      System.out.printf("%-17s %12s %24s %14s%n", "stage", "events/s", "seconds (min/med/max)", "step (med s)");
       double previous = 0;
       for (Stage stage : stages) {
         List<Double> secs = results.get(stage).stream().map(x -> x.nanos() / 1e9).sorted().toList();
         double med = secs.get(secs.size() / 2);
         long events = results.get(stage).get(0).events();
-        System.out.printf("%-9s %12.0f %8.2f/%.2f/%.2f %14.2f%n", stage, events / med, secs.get(0), med,
+        System.out.printf("%-17s %12.0f %8.2f/%.2f/%.2f %14.2f%n", stage, events / med, secs.get(0), med,
             secs.get(secs.size() - 1), med - previous);
         previous = med;
       }
@@ -94,6 +94,12 @@ public final class SimulateRateBench {
       System.out.printf("full simulate: %d events, %d decisions, %d patches, %d pod binds, "
               + "%.3f patches per scheduling event%n",
           full.events(), full.decisions(), full.patches(), binds, (double) full.patches() / binds);
+      if (results.containsKey(Stage.FULL_TEST_DRIVER)) {
+        Result yard = results.get(Stage.FULL_TEST_DRIVER).get(0);
+        System.out.printf("under TopologyTestDriver: %d decisions, %d patches (%s inline replay)%n",
+            yard.decisions(), yard.patches(),
+            yard.decisions() == full.decisions() && yard.patches() == full.patches() ? "the same as" : "DIFFERENT FROM");
+      }
 
       long[] quiet = StagedReplay.decisionsWhenNothingMoved(midway);
       System.out.printf("nothing moved (log cut halfway): %d decisions while replaying and settling; %d pod snapshots re-sent "

@@ -10,6 +10,7 @@ import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.replay.ClusterReport;
 import dev.kubeheadroom.replay.ReplayEngine;
+import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
@@ -44,17 +45,20 @@ import java.util.stream.Stream;
  *   <li>{@link Stage#READ}: {@link WatchLogReader} only (JSON tokenizing, tree, fabric8 binding);
  *   <li>{@link Stage#PROJECT}: + projection of every object into records and the de-duplication
  *       {@code simulate} does (a pod is only sent when its booking changed);
- *   <li>{@link Stage#TOPOLOGY}: + the production topology in {@link ReplayEngine} (record
- *       encoding, TopologyTestDriver, stores, debounce, policy), decisions drained and dropped;
+ *   <li>{@link Stage#TOPOLOGY}: + the production topology in {@link ReplayEngine} (its processors
+ *       run inline: stores, debounce, policy), decisions drained and dropped;
  *   <li>{@link Stage#FULL}: the real {@link Simulation}: + the simulated actuator applying each
  *       decision and feeding the pod back, and the settle rounds at the end.
+ *   <li>{@link Stage#FULL_TEST_DRIVER}: the same, with the topology under {@code
+ *       TopologyTestDriver} (serialized, cached, changelogged stores; a commit per record): the
+ *       yardstick inline replay is held to, and what {@code simulate} ran on before it.
  * </ol>
  *
  * Stages 2–3 re-implement {@code ClusterModel}'s projection loop for Pods, Nodes, Namespaces and
  * HeadroomConfig only (what generated scenarios contain); stage 4 is the production code.
  */
 final class StagedReplay {
-  enum Stage { READ, PROJECT, TOPOLOGY, FULL }
+  enum Stage { READ, PROJECT, TOPOLOGY, FULL, FULL_TEST_DRIVER }
 
   /** @param events well-formed events read; decisions/patches only for TOPOLOGY and FULL */
   record Result(long events, long decisions, long patches, long nanos) {
@@ -72,8 +76,9 @@ final class StagedReplay {
       Result r = switch (stage) {
         case READ -> read(it);
         case PROJECT, TOPOLOGY -> project(it, stage == Stage.TOPOLOGY);
-        case FULL -> {
-          ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, Simulation.Observer.NONE).run(it);
+        case FULL, FULL_TEST_DRIVER -> {
+          TopologyHarness.Kind kind = stage == Stage.FULL ? TopologyHarness.Kind.INLINE : TopologyHarness.Kind.TEST_DRIVER;
+          ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, Simulation.Observer.NONE, kind).run(it);
           yield new Result(report.summary().events(), report.summary().decisions(), report.summary().patches(), 0);
         }
       };
