@@ -13,7 +13,6 @@ import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -49,10 +48,10 @@ public final class InlineTopology {
   private final Map<String, StateStore> stores = new HashMap<>();
   private final Map<String, Long> offsets = new HashMap<>();
   private final List<Schedule> schedules = new ArrayList<>();
-  private final Processor<String, byte[], String, Object> decoder;
-  private final Processor<String, NodeEvent, String, ?> booking;
-  private final Processor<String, byte[], Void, Void> namespaces;
-  private final Processor<String, byte[], Void, Void> config;
+  private final EventDecoder decoder;
+  private final BookingProcessor booking;
+  private final GlobalTableProcessor<NamespaceInfo> namespaces;
+  private final GlobalTableProcessor<ClusterConfig> config;
   private long wallClockMs;
   private long streamTimeMs = -1;
   private Metadata current;
@@ -133,9 +132,9 @@ public final class InlineTopology {
     return (ReadOnlyKeyValueStore<String, V>) store;
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings("unchecked") // the decoder forwards Record<String, NodeEvent> to the booking
   private void book(Record<?, ?> record) {
-    ((Processor<String, NodeEvent, ?, ?>) booking).process((Record<String, NodeEvent>) record);
+    booking.process((Record<String, NodeEvent>) record);
   }
 
   private void enter(String topic, long timestampMs) {
