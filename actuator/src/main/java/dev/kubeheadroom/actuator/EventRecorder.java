@@ -1,47 +1,29 @@
 package dev.kubeheadroom.actuator;
 
+import dev.kubeheadroom.ops.PodEvents;
 import dev.kubeheadroom.schemas.OutcomeResult;
-import io.fabric8.kubernetes.api.model.MicroTime;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
-import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code events.k8s.io/v1} Events on the pod (design §8.1): {@code CPULimitAdjusted} (Normal) for
- * an applied or dry-run change, {@code ResizeForbidden} (Warning) for quota-denied,
- * {@code ResizeInfeasible} (Warning) for infeasible. Other results write no event. A failed write
- * is logged and reported to the caller, never fatal.
+ * an applied or dry-run change, {@code ResizeForbidden} (Warning) for quota-denied. Other results
+ * write no event: {@code ResizeInfeasible} is ingest's, the only stage that sees the kubelet's
+ * answer in pod status. The Event itself is built by {@link PodEvents}; a failed write is logged
+ * and reported to the caller, never fatal.
  */
 final class EventRecorder {
-  private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   static final String REPORTING_CONTROLLER = "kube-headroom.dev/actuator";
   static final String ACTION = "Resize";
   static final String ADJUSTED = "CPULimitAdjusted";
   static final String FORBIDDEN = "ResizeForbidden";
-  static final String INFEASIBLE = "ResizeInfeasible";
-  private static final int MAX_NOTE = 1024;
-  private static final DateTimeFormatter MICRO =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
 
-  private final KubernetesClient client;
-  private final Clock clock;
-  private final String instance;
+  private final PodEvents events;
 
   EventRecorder(KubernetesClient client, Clock clock, String instance) {
-    this.client = Objects.requireNonNull(client, "client");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.instance = Objects.requireNonNull(instance, "instance");
+    this.events = new PodEvents(client, clock, REPORTING_CONTROLLER, instance);
   }
 
   /** What to write for one outcome: reason, type and note; empty when the result has no event. */
@@ -57,9 +39,8 @@ final class EventRecorder {
       case DRY_RUN -> Optional.of(new Content(ADJUSTED, "Normal", "(dry-run) would adjust " + change + " " + context));
       case QUOTA_DENIED -> Optional.of(new Content(FORBIDDEN, "Warning",
           "resize " + change + " forbidden: " + message));
-      case INFEASIBLE -> Optional.of(new Content(INFEASIBLE, "Warning",
-          "resize " + change + " infeasible: " + message));
-      case DEFERRED, CONFLICT, GONE, ERROR -> Optional.empty();
+      // the kubelet reports deferred / infeasible in pod status, not here (ingest's event)
+      case DEFERRED, INFEASIBLE, CONFLICT, GONE, ERROR -> Optional.empty();
     };
   }
 
@@ -76,30 +57,7 @@ final class EventRecorder {
       return true;
     }
     Content c = content.get();
-    String note = c.note().length() > MAX_NOTE ? c.note().substring(0, MAX_NOTE) : c.note();
-    Event event = new EventBuilder()
-        .withNewMetadata()
-        .withName(work.change().name() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()))
-        .withNamespace(work.change().namespace())
-        .endMetadata()
-        .withRegarding(new ObjectReferenceBuilder().withApiVersion("v1").withKind("Pod")
-            .withNamespace(work.change().namespace()).withName(work.change().name())
-            .withUid(work.uid()).build())
-        .withReason(c.reason())
-        .withType(c.type())
-        .withNote(note)
-        .withAction(ACTION)
-        .withReportingController(REPORTING_CONTROLLER)
-        .withReportingInstance(instance)
-        .withEventTime(new MicroTime(MICRO.format(clock.instant().truncatedTo(ChronoUnit.MICROS))))
-        .build();
-    try {
-      client.events().v1().events().inNamespace(work.change().namespace()).resource(event).create();
-      return true;
-    } catch (KubernetesClientException e) {
-      LOG.warn("{}: cannot write event {} ({}): {}", work.describe(), c.reason(), e.getCode(),
-          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
-      return false;
-    }
+    return events.write(new PodEvents.PodEvent(work.change().namespace(), work.change().name(),
+        work.uid(), c.type(), c.reason(), ACTION, c.note()));
   }
 }

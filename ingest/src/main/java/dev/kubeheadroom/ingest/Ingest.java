@@ -1,6 +1,7 @@
 package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.ops.PodEvents;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
@@ -38,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every instance runs the informers (a standby's cache is warm); the one holding the Lease
  * opens the Kafka sink and publishes everything it has (a full re-publish, then a node sync per
  * node), then changes as they come and a node sync every resync period; it also keeps the
- * HeadroomConfig's status ({@link ConfigStatusWriter}). The caller owns the client and the
- * registry.
+ * HeadroomConfig's status ({@link ConfigStatusWriter}) and writes the {@code ResizeInfeasible}
+ * pod events ({@link InfeasibleEvents}). The caller owns the client and the registry.
  */
 public final class Ingest implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -67,6 +68,7 @@ public final class Ingest implements AutoCloseable {
   private final NodePublisher nodes;
   private final NamespaceTracker namespaces;
   private final ConfigTracker config;
+  private final InfeasibleEvents infeasible;
   private final VpaIndex vpas = new VpaIndex();
   private final boolean vpaServed;
   private final boolean configServed;
@@ -94,11 +96,14 @@ public final class Ingest implements AutoCloseable {
     SharedIndexInformer<Node> nodeInformer = client.nodes().runnableInformer(0);
     SharedIndexInformer<Namespace> nsInformer = client.namespaces().runnableInformer(0);
     SharedIndexInformer<LimitRange> lrInformer = client.limitRanges().inAnyNamespace().runnableInformer(0);
-    this.pods = new SnapshotPublisher(settings.topics(), sink, metrics, podInformer.getIndexer(), vpas);
     this.nodes = new NodePublisher(settings.topics(), sink, metrics, nodeInformer.getIndexer());
     this.namespaces = new NamespaceTracker(settings.topics(), sink, metrics, nsInformer.getIndexer(),
         lrInformer.getIndexer());
     this.config = new ConfigTracker(settings.topics(), sink, metrics);
+    this.infeasible = new InfeasibleEvents(
+        new PodEvents(client, Clock.systemUTC(), InfeasibleEvents.REPORTING_CONTROLLER, settings.lease().identity()),
+        metrics, this::publishing, ns -> config.state().config().manages(namespaces.current(ns)));
+    this.pods = new SnapshotPublisher(settings.topics(), sink, metrics, podInformer.getIndexer(), vpas, infeasible);
 
     vpaServed = ApiDiscovery.serves(client, VPA.getGroup() + "/" + VPA.getVersion(), VPA.getKind());
     configServed = ApiDiscovery.serves(client,
@@ -186,6 +191,11 @@ public final class Ingest implements AutoCloseable {
     return config.state();
   }
 
+  /** The ResizeInfeasible event writer (for tests). */
+  InfeasibleEvents infeasibleEvents() {
+    return infeasible;
+  }
+
   /** The pod publisher (for diagnostics and tests). */
   SnapshotPublisher podPublisher() {
     return pods;
@@ -224,6 +234,15 @@ public final class Ingest implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether this instance publishes now. Informer events can arrive while the constructor still
+   * runs, before {@link #leader} is assigned: then it does not.
+   */
+  private boolean publishing() {
+    IngestLeader l = leader;
+    return l != null && l.leading() && !terminated.isDone();
   }
 
   private void vpaChanged(String namespace) {
@@ -338,6 +357,7 @@ public final class Ingest implements AutoCloseable {
     stopStatusWriter();
     metrics.leader(false);
     executor.shutdownNow();
+    infeasible.close();
     sink.close(Duration.ofSeconds(5));
     leader.close();
     informers.forEach(w -> w.informer().stop());

@@ -2,6 +2,7 @@ package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.schemas.ResizeStatus;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +37,9 @@ import java.util.function.Supplier;
  *   <li>{@value #STATUS_FAILURES}{@code {cause}} [headroom_config_status_failures_total]: status
  *       patches refused or unanswered (cause = patch) and failed reads of the decisions topic
  *       (cause = kafka); each is logged, none stops ingest
+ *   <li>{@value #EVENT_FAILURES} [headroom_ingest_event_failures_total]: {@code ResizeInfeasible}
+ *       events the API server refused or did not answer (or that found the writer's queue full);
+ *       each is logged, none stops ingest
  * </ul>
  */
 public final class IngestMetrics {
@@ -53,16 +57,20 @@ public final class IngestMetrics {
   public static final String LEADER = "headroom.ingest.leader";
   public static final String STATUS_WRITES = "headroom.config.status.writes";
   public static final String STATUS_FAILURES = "headroom.config.status.failures";
+  public static final String EVENT_FAILURES = "headroom.ingest.event.failures";
 
   private final MeterRegistry registry;
   private final HeadroomMetrics shared;
   private final AtomicLong leader = new AtomicLong();
+  private final Counter eventFailures;
 
   /** @param shared the process's one {@link HeadroomMetrics} (shared meters are defined there) */
   public IngestMetrics(MeterRegistry registry, HeadroomMetrics shared) {
     this.registry = registry;
     this.shared = shared;
     Gauge.builder(LEADER, leader, AtomicLong::get).description("1 while this instance publishes")
+        .register(registry);
+    eventFailures = Counter.builder(EVENT_FAILURES).description("Pod event writes that failed")
         .register(registry);
   }
 
@@ -104,6 +112,10 @@ public final class IngestMetrics {
 
   public void statusFailure(String cause) {
     registry.counter(STATUS_FAILURES, "cause", cause).increment();
+  }
+
+  public void eventFailed() {
+    eventFailures.increment();
   }
 
   public void leader(boolean value) {

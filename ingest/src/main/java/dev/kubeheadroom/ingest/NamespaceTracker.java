@@ -63,6 +63,22 @@ public final class NamespaceTracker {
     }
   }
 
+  /**
+   * The namespace as the informer's cache has it now, or null (unknown, or not projectable). No
+   * lock: it reads only the thread-safe caches, so the pod publisher may ask under its own lock.
+   */
+  public NamespaceInfo current(String name) {
+    Namespace namespace = namespaces.getByKey(name);
+    if (namespace == null) {
+      return null;
+    }
+    try {
+      return NamespaceProjection.project(namespace, limitRanges.byIndex(Cache.NAMESPACE_INDEX, name));
+    } catch (ProjectionException e) {
+      return null;
+    }
+  }
+
   /** Publishes every cached namespace again (new leader, or Kafka lost records). */
   public void republishAll() throws InterruptedException {
     synchronized (this) {

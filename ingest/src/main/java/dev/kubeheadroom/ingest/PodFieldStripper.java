@@ -30,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>spec: nodeName, overhead, containers and init containers with name, resources,
  *       resizePolicy and restartPolicy;
  *   <li>status: phase, qosClass, the {@code PodResize*} conditions (type, status, reason) and the
- *       pre-1.33 {@code status.resize}.
+ *       pre-1.33 {@code status.resize}; the message of an {@code Infeasible} one too, which the
+ *       {@code ResizeInfeasible} event quotes ({@link InfeasibleEvents}; rare, so it costs nothing).
  * </ul>
  *
  * <p>Memory, not correctness, drives the rest: fabric8 model objects allocate an empty list or
@@ -163,6 +164,10 @@ public final class PodFieldStripper {
           k.setType(intern(c.getType()));
           k.setStatus(intern(c.getStatus()));
           k.setReason(intern(c.getReason()));
+          if (InfeasibleEvents.CONDITION.equals(c.getType())
+              && InfeasibleEvents.INFEASIBLE_REASON.equals(c.getReason())) {
+            k.setMessage(c.getMessage());
+          }
           if (kept == null) {
             kept = new ArrayList<>(2);
           }

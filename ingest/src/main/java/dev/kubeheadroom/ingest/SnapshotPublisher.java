@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Pods → the {@code pods} topic, keyed by node: a {@link PodSnapshot} when a field a decision
  * depends on changed ({@link PodSnapshot#sameBooking}; status churn is dropped), a
- * {@link PodRemoved} on delete, and {@link NodeSync}s on request.
+ * {@link PodRemoved} on delete, and {@link NodeSync}s on request. Each published snapshot is also
+ * shown to {@link InfeasibleEvents} (the {@code ResizeInfeasible} event).
  *
  * <p>Level-triggered: an event only names a pod; what is published is projected from the
  * informer's cache as it is <em>now</em>, under one lock, compared with what was last published
@@ -43,16 +44,19 @@ public final class SnapshotPublisher {
   private final IngestMetrics metrics;
   private final Indexer<Pod> pods;
   private final VpaIndex vpas;
+  private final InfeasibleEvents infeasible;
 
   private final Map<String, PodSnapshot> published = new HashMap<>(); // by uid; guarded by this
   private volatile int deferred; // written under this
 
-  public SnapshotPublisher(Topics topics, KafkaSink sink, IngestMetrics metrics, Indexer<Pod> pods, VpaIndex vpas) {
+  SnapshotPublisher(Topics topics, KafkaSink sink, IngestMetrics metrics, Indexer<Pod> pods, VpaIndex vpas,
+      InfeasibleEvents infeasible) {
     this.topics = topics;
     this.sink = sink;
     this.metrics = metrics;
     this.pods = pods;
     this.vpas = vpas;
+    this.infeasible = infeasible;
   }
 
   /** An ADDED or MODIFIED event for {@code pod}: publish its cached state if it matters. */
@@ -65,6 +69,9 @@ public final class SnapshotPublisher {
   public synchronized void deleted(Pod pod) {
     metrics.event("pod");
     String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+    if (uid != null) {
+      infeasible.forget(uid);
+    }
     PodSnapshot last = uid == null ? null : published.get(uid);
     if (last != null) {
       forget(last);
@@ -158,6 +165,7 @@ public final class SnapshotPublisher {
       deferred++;
     }
     metrics.kubeletResize(snapshot.namespace(), snapshot.name(), snapshot.resize());
+    infeasible.observe(snapshot, pod); // a change of resize status always changes the snapshot
     send(snapshot.node(), snapshot, "pod");
   }
 
