@@ -1,0 +1,110 @@
+package dev.kubeheadroom.topology;
+
+import static dev.kubeheadroom.topology.Fixtures.managedNs;
+import static dev.kubeheadroom.topology.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.booking.PodEntry;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The inline runner on its own (its fidelity to the built topology under TopologyTestDriver is
+ * {@code InlineReplayFidelityTest}'s): Kafka's wall-clock punctuation rule, the decoder's dead
+ * letters, and the stores it exposes.
+ */
+class InlineTopologyTest {
+  static final Instant T0 = TopologyHarness.T0;
+  final Topics topics = Topics.defaults();
+  final List<NodeDecision> decided = new ArrayList<>();
+  final List<String> deadLetters = new ArrayList<>();
+  final TopologyListener listener = new TopologyListener() {
+    @Override
+    public void decided(NodeDecision d) {
+      decided.add(d);
+    }
+
+    @Override
+    public void deadLetter(String topic, String reason) {
+      deadLetters.add(topic + ": " + reason);
+    }
+  };
+  final InlineTopology inline = new InlineTopology(TopologySettings.defaults(topics), listener, T0);
+
+  private void pipe(String topic, String key, Object value, Instant at) {
+    inline.pipe(topic, key, JsonCodec.encode(value), at.toEpochMilli());
+  }
+
+  private void managedNodeWithOnePod() {
+    pipe(topics.config(), HeadroomKeys.CONFIG_NAME, TopologyHarness.enforcing(), T0);
+    pipe(topics.namespaces(), "team-a", managedNs("team-a"), T0);
+    pipe(topics.nodes(), "n1", TopologyHarness.node16(), T0);
+    pipe(topics.pods(), "n1", pod("team-a", "web-1", "n1", 2000, 0), T0);
+  }
+
+  @Test
+  void aLongClockMoveFiresThePunctuatorOnceWithTheNewTime() {
+    managedNodeWithOnePod();
+    inline.advanceWallClockTo(T0.plusSeconds(60).toEpochMilli());
+    assertThat(decided).singleElement().satisfies(d -> {
+      assertThat(d.at()).isEqualTo(T0.plusSeconds(60));
+      assertThat(d.changes()).singleElement().satisfies(c -> assertThat(c.targetMilli()).isEqualTo(16000));
+    });
+  }
+
+  @Test
+  void punctuationStaysOnTheIntervalGridFromTheStart() {
+    managedNodeWithOnePod();
+    // Due from T0 + 2 s + jitter; fired at the first grid point (T0 + k × 100 ms) the clock reaches.
+    for (long ms = 0; ms <= 3_000 && decided.isEmpty(); ms += 13) { // 13: off the 100 ms grid
+      inline.advanceWallClockTo(T0.plusMillis(ms).toEpochMilli());
+    }
+    assertThat(decided).singleElement().satisfies(d -> {
+      long offset = d.at().toEpochMilli() - T0.toEpochMilli();
+      assertThat(offset).isBetween(2_000L, 2_312L);
+      assertThat(offset % 13).as("fired at a clock move").isZero();
+      assertThat(offset % 100).as("at the first move past a grid point, not one interval after the last fire")
+          .isLessThan(13);
+    });
+  }
+
+  @Test
+  void theClockNeverMovesBack() {
+    managedNodeWithOnePod();
+    inline.advanceWallClockTo(T0.plusSeconds(5).toEpochMilli());
+    inline.advanceWallClockTo(T0.plusSeconds(1).toEpochMilli());
+    assertThat(inline.wallClockMs()).isEqualTo(T0.plusSeconds(5).toEpochMilli());
+  }
+
+  @Test
+  void anUnreadableRecordIsDeadLetteredAndTheNodeGoesOn() {
+    managedNodeWithOnePod();
+    inline.pipe(topics.pods(), "n1", "{not json".getBytes(StandardCharsets.UTF_8), T0.toEpochMilli());
+    inline.pipe(topics.pods(), "n2", JsonCodec.encode(pod("team-a", "x", "n1", 100, 0)), T0.toEpochMilli());
+    inline.advanceWallClockTo(T0.plusSeconds(10).toEpochMilli());
+    assertThat(deadLetters).hasSize(2).allMatch(l -> l.startsWith(topics.pods() + ": "));
+    assertThat(deadLetters.get(1)).contains("does not match");
+    assertThat(decided).hasSize(1);
+  }
+
+  @Test
+  void theStoresHoldWhatTheProcessorsWrote() {
+    managedNodeWithOnePod();
+    NodeSnapshot node = inline.<NodeSnapshot>store(HeadroomTopology.NODES_STORE).get("n1");
+    assertThat(node).isEqualTo(TopologyHarness.node16());
+    PodEntry entry = inline.<PodEntry>store(HeadroomTopology.PODS_STORE).get("n1\0uid-web-1");
+    assertThat(entry.pod().name()).isEqualTo("web-1");
+    assertThatThrownBy(() -> inline.store("nope")).hasMessageContaining("no store named nope");
+    assertThatThrownBy(() -> inline.pipe("elsewhere", "k", new byte[0], 0))
+        .hasMessageContaining("not an input topic");
+  }
+}
