@@ -2,6 +2,7 @@ package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.PodEvents;
 import dev.kubeheadroom.ops.PodEvents.PodEvent;
+import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -42,9 +43,6 @@ final class InfeasibleEvents implements AutoCloseable {
   static final String REPORTING_CONTROLLER = HeadroomKeys.GROUP + "/ingest";
   static final String REASON = "ResizeInfeasible";
   static final String ACTION = "Resize";
-  /** The kubelet's condition and reason (Kubernetes 1.33+). */
-  static final String CONDITION = "PodResizePending";
-  static final String INFEASIBLE_REASON = "Infeasible";
   /** Events waiting to be written; Infeasible is near-impossible, so this only bounds a storm. */
   static final int QUEUE_CAPACITY = 1024;
 
@@ -151,16 +149,9 @@ final class InfeasibleEvents implements AutoCloseable {
 
   /** The message of the pod's {@code PodResizePending/Infeasible} condition; null without one. */
   static String kubeletMessage(Pod pod) {
-    if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
-      return null;
-    }
-    for (PodCondition c : pod.getStatus().getConditions()) {
-      if (CONDITION.equals(c.getType()) && "True".equals(c.getStatus())
-          && INFEASIBLE_REASON.equals(c.getReason())) {
-        return c.getMessage();
-      }
-    }
-    return null; // the pre-1.33 status.resize field carries no message
+    // the pre-1.33 status.resize field carries no message
+    return pod == null ? null
+        : PodProjection.infeasibleCondition(pod.getStatus()).map(PodCondition::getMessage).orElse(null);
   }
 
   /** Drops what has not been written yet (the process is stopping). */

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerResizePolicy;
@@ -164,8 +165,8 @@ public final class PodFieldStripper {
           k.setType(intern(c.getType()));
           k.setStatus(intern(c.getStatus()));
           k.setReason(intern(c.getReason()));
-          if (InfeasibleEvents.CONDITION.equals(c.getType())
-              && InfeasibleEvents.INFEASIBLE_REASON.equals(c.getReason())) {
+          if (PodProjection.RESIZE_PENDING.equals(c.getType())
+              && PodProjection.INFEASIBLE.equals(c.getReason())) {
             k.setMessage(c.getMessage());
           }
           if (kept == null) {

@@ -258,11 +258,30 @@ public final class PodProjection {
     return v.signum() > 0 ? v : null;
   }
 
+  /** The kubelet's condition for a resize it has not applied (Kubernetes 1.33+). */
+  public static final String RESIZE_PENDING = "PodResizePending";
+  /** That condition's reason when the node can never fit the resize. */
+  public static final String INFEASIBLE = "Infeasible";
+
+  /**
+   * The pod's true {@code PodResizePending} condition with reason {@code Infeasible}, if any: what
+   * makes its resize status {@link ResizeStatus#INFEASIBLE}, and whose message says why.
+   */
+  public static Optional<PodCondition> infeasibleCondition(PodStatus status) {
+    if (status == null || status.getConditions() == null) {
+      return Optional.empty();
+    }
+    return status.getConditions().stream()
+        .filter(c -> "True".equals(c.getStatus()) && RESIZE_PENDING.equals(c.getType())
+            && INFEASIBLE.equals(c.getReason()))
+        .findFirst();
+  }
+
   static ResizeStatus resizeStatus(PodStatus status) {
     if (status == null) {
       return ResizeStatus.NONE;
     }
-    boolean infeasible = false;
+    boolean infeasible = infeasibleCondition(status).isPresent();
     boolean deferred = false;
     boolean inProgress = false;
     List<PodCondition> conditions = status.getConditions();
@@ -271,12 +290,8 @@ public final class PodProjection {
         if (!"True".equals(c.getStatus())) {
           continue;
         }
-        if ("PodResizePending".equals(c.getType())) {
-          if ("Infeasible".equals(c.getReason())) {
-            infeasible = true;
-          } else if ("Deferred".equals(c.getReason())) {
-            deferred = true;
-          }
+        if (RESIZE_PENDING.equals(c.getType()) && "Deferred".equals(c.getReason())) {
+          deferred = true;
         } else if ("PodResizeInProgress".equals(c.getType())) {
           inProgress = true;
         }
