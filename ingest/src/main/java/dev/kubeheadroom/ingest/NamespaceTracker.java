@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,10 +72,15 @@ public final class NamespaceTracker {
       return null;
     }
     try {
-      return NamespaceProjection.project(namespace, limitRanges.byIndex(Cache.NAMESPACE_INDEX, name));
+      return project(namespace, name);
     } catch (ProjectionException e) {
       return null;
     }
+  }
+
+  /** The namespace with its LimitRanges as the informers' caches have them. */
+  private NamespaceInfo project(Namespace namespace, String name) {
+    return NamespaceProjection.project(namespace, limitRanges.byIndex(Cache.NAMESPACE_INDEX, name));
   }
 
   /** Publishes every cached namespace again (new leader, or Kafka lost records). */
@@ -97,10 +101,9 @@ public final class NamespaceTracker {
     if (namespace == null) {
       return; // not in the cache yet, or deleted (its DELETED event publishes the tombstone)
     }
-    List<LimitRange> ranges = limitRanges.byIndex(Cache.NAMESPACE_INDEX, name);
     NamespaceInfo info;
     try {
-      info = NamespaceProjection.project(namespace, ranges);
+      info = project(namespace, name);
     } catch (ProjectionException e) {
       metrics.invalid("namespace");
       LOG.warn("not published: {}", e.getMessage());
