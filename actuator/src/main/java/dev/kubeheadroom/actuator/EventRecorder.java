@@ -1,6 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.ops.PodEvents;
+import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * and reported to the caller, never fatal.
  */
 final class EventRecorder {
-  static final String REPORTING_CONTROLLER = "kube-headroom.dev/actuator";
+  static final String REPORTING_CONTROLLER = HeadroomKeys.GROUP + "/actuator";
   static final String ACTION = "Resize";
   static final String ADJUSTED = "CPULimitAdjusted";
   static final String FORBIDDEN = "ResizeForbidden";
