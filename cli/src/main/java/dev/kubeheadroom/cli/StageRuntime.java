@@ -90,6 +90,7 @@ final class StageRuntime implements AutoCloseable {
     }, "headroom-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     int code = 0;
+    boolean interrupted = false;
     try {
       while (!stopRequested.await(FAILURE_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
         Optional<Map.Entry<String, Throwable>> failed = failed();
@@ -100,13 +101,18 @@ final class StageRuntime implements AutoCloseable {
         }
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // an embedding thread asked us to stop: stop cleanly
+      // An embedding thread asked us to stop: stop cleanly. The flag is restored only after the
+      // close, or every client would abort its own orderly close (and log why, with a trace).
+      interrupted = true;
     } finally {
       close();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException ignored) {
         // already shutting down: the hook is running
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
     return code;

@@ -38,9 +38,18 @@ class StageRuntimeTest {
     // starting: stages registered, but the command has not finished starting them
     assertThat(readyz(runtime.healthPort())).isEqualTo(503);
 
+    // Clients (Kafka's above all) abort an orderly close on an interrupted thread: closing must
+    // run with the flag clear, and the flag must be back for the embedding thread afterwards.
+    AtomicBoolean interruptedWhileClosing = new AtomicBoolean(true);
+    runtime.own(() -> interruptedWhileClosing.set(Thread.currentThread().isInterrupted()));
+    AtomicBoolean interruptedAfter = new AtomicBoolean();
     Thread[] runner = new Thread[1];
     CompletableFuture<Integer> exit = new CompletableFuture<>();
-    runner[0] = new Thread(() -> exit.complete(runtime.runUntilStopped()));
+    runner[0] = new Thread(() -> {
+      int code = runtime.runUntilStopped();
+      interruptedAfter.set(Thread.currentThread().isInterrupted());
+      exit.complete(code);
+    });
     runner[0].start();
     await().atMost(Duration.ofSeconds(10)).until(() -> readyz(runtime.healthPort()) == 200);
 
@@ -49,6 +58,8 @@ class StageRuntimeTest {
 
     runner[0].interrupt();
     assertThat(exit.get()).isZero();
+    assertThat(interruptedWhileClosing).isFalse();
+    assertThat(interruptedAfter).isTrue();
   }
 
   @Test
