@@ -1,21 +1,7 @@
 package dev.kubeheadroom.kafka.embedded;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +9,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -56,9 +41,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** Internal topics are sized for one small node, not Kafka's default of 50 partitions. */
   static final int INTERNAL_TOPIC_PARTITIONS = 5;
 
-  private static final String LOCK_FILE = "embedded-kafka.lock";
   private static final String LOG_DIR = "kraft-logs";
-  private static final String META_PROPERTIES = "meta.properties";
   private static final int NODE_ID = 1;
   private static final int PORT_ATTEMPTS = 3;
 
@@ -129,11 +112,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     DataDirLock lock = DataDirLock.acquire(dataDir);
     try {
       Path logDir = dataDir.resolve(LOG_DIR);
-      String existing = readClusterId(logDir);
+      String existing = KraftStorage.clusterId(logDir);
       boolean format = existing == null;
       String clusterId = format ? Uuid.randomUuid().toString() : existing;
       for (int attempt = 1; ; attempt++) {
-        Ports ports = Ports.choose(config.port());
+        BrokerPorts ports = BrokerPorts.choose(config.port());
         Properties props = brokerProperties(logDir, ports.broker(), ports.controller());
         config.brokerOverrides().forEach(props::setProperty);
         KafkaConfig kafkaConfig;
@@ -143,7 +126,7 @@ public final class EmbeddedKafka implements AutoCloseable {
           throw new EmbeddedKafkaException("invalid broker configuration: " + e.getMessage(), e);
         }
         if (format) {
-          format(dataDir, clusterId, props);
+          KraftStorage.format(dataDir, clusterId, props);
           format = false;
         }
         KafkaRaftServer server;
@@ -294,58 +277,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     return p;
   }
 
-  private static String readClusterId(Path logDir) {
-    Path meta = logDir.resolve(META_PROPERTIES);
-    if (!Files.exists(meta)) {
-      return null;
-    }
-    Properties props = new Properties();
-    try (InputStream in = Files.newInputStream(meta)) {
-      props.load(in);
-    } catch (IOException e) {
-      throw new EmbeddedKafkaException("cannot read " + meta + ": " + e.getMessage(), e);
-    }
-    String id = props.getProperty("cluster.id");
-    if (id == null || id.isBlank()) {
-      throw new EmbeddedKafkaException(
-          meta + " has no cluster.id; the data directory is damaged (move it away to start afresh)");
-    }
-    return id;
-  }
-
-  private static void format(Path dataDir, String clusterId, Properties props) {
-    Path propsFile = dataDir.resolve("format.properties");
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    try {
-      try (OutputStream out = Files.newOutputStream(propsFile)) {
-        props.store(out, "written by EmbeddedKafka to format the log directory");
-      }
-      int rc;
-      try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-        rc = StorageTool.execute(
-            new String[] {"format", "-t", clusterId, "-c", propsFile.toString()}, print);
-      }
-      if (rc != 0) {
-        throw new EmbeddedKafkaException("cannot format " + dataDir + " (exit code " + rc + "): "
-            + output.toString(StandardCharsets.UTF_8).strip());
-      }
-    } catch (IOException e) {
-      throw new EmbeddedKafkaException("cannot format " + dataDir + ": " + e.getMessage(), e);
-    } catch (EmbeddedKafkaException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new EmbeddedKafkaException(
-          "cannot format " + dataDir + ": " + e.getMessage()
-              + " " + output.toString(StandardCharsets.UTF_8).strip(), e);
-    } finally {
-      try {
-        Files.deleteIfExists(propsFile);
-      } catch (IOException e) {
-        LOG.warn("Cannot delete {}: {}", propsFile, e.toString());
-      }
-    }
-  }
-
   private static void stopQuietly(KafkaRaftServer server) {
     try {
       server.shutdown();
@@ -362,112 +293,5 @@ public final class EmbeddedKafka implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  /** The broker and controller ports; an ephemeral pair is probed free together, then released. */
-  private record Ports(int broker, int controller) {
-
-    static Ports choose(int brokerPort) {
-      InetAddress loopback = InetAddress.getLoopbackAddress();
-      try (ServerSocket controller = bind(loopback, 0)) {
-        if (brokerPort != EmbeddedKafkaConfig.EPHEMERAL_PORT) {
-          try (ServerSocket broker = bind(loopback, brokerPort)) {
-            return new Ports(broker.getLocalPort(), controller.getLocalPort());
-          } catch (IOException e) {
-            throw new EmbeddedKafkaException(
-                "port " + brokerPort + " on 127.0.0.1 is already in use; choose another", e);
-          }
-        }
-        try (ServerSocket broker = bind(loopback, 0)) {
-          return new Ports(broker.getLocalPort(), controller.getLocalPort());
-        }
-      } catch (IOException e) {
-        throw new EmbeddedKafkaException("cannot find a free port on 127.0.0.1: " + e, e);
-      }
-    }
-
-    private static ServerSocket bind(InetAddress address, int port) throws IOException {
-      ServerSocket socket = new ServerSocket();
-      try {
-        socket.setReuseAddress(true);
-        socket.bind(new InetSocketAddress(address, port));
-        return socket;
-      } catch (IOException e) {
-        socket.close();
-        throw e;
-      }
-    }
-  }
-
-  /** An exclusive OS-level lock on the data directory, held for the broker's life. */
-  private static final class DataDirLock {
-    private final Path file;
-    private final FileChannel channel;
-    private final FileLock lock;
-
-    private DataDirLock(Path file, FileChannel channel, FileLock lock) {
-      this.file = file;
-      this.channel = channel;
-      this.lock = lock;
-    }
-
-    static DataDirLock acquire(Path dataDir) {
-      try {
-        Files.createDirectories(dataDir);
-      } catch (IOException e) {
-        throw new EmbeddedKafkaException(
-            "Kafka data directory " + dataDir + " cannot be created: " + e, e);
-      }
-      if (!Files.isDirectory(dataDir) || !Files.isWritable(dataDir)) {
-        throw new EmbeddedKafkaException(
-            "Kafka data directory " + dataDir + " is not a writable directory");
-      }
-      Path file = dataDir.resolve(LOCK_FILE);
-      FileChannel channel = null;
-      try {
-        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.tryLock();
-        if (lock == null) {
-          throw inUse(dataDir, null);
-        }
-        return new DataDirLock(file, channel, lock);
-      } catch (OverlappingFileLockException e) {
-        closeQuietly(channel);
-        throw inUse(dataDir, e);
-      } catch (IOException e) {
-        closeQuietly(channel);
-        throw new EmbeddedKafkaException("cannot lock Kafka data directory " + dataDir + ": " + e, e);
-      } catch (EmbeddedKafkaException e) {
-        closeQuietly(channel);
-        throw e;
-      }
-    }
-
-    void release() {
-      try {
-        lock.release();
-      } catch (IOException e) {
-        LOG.warn("Cannot release lock {}: {}", file, e.toString());
-      } finally {
-        closeQuietly(channel);
-      }
-    }
-
-    private static EmbeddedKafkaException inUse(Path dataDir, Throwable cause) {
-      return new EmbeddedKafkaException(
-          "Kafka data directory " + dataDir + " is in use by another broker (lock "
-              + dataDir.resolve(LOCK_FILE) + " is held); stop it or use another directory",
-          cause);
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-      if (channel != null) {
-        try {
-          channel.close();
-        } catch (IOException ignored) {
-          // nothing useful to do: the lock goes with the channel
-        }
-      }
-    }
   }
 }
