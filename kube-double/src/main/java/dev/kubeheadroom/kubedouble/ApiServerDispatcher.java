@@ -127,28 +127,35 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   // ---- pods/resize ----------------------------------------------------------------------------
 
   private MockResponse resize(ApiRequest api, String body) {
-    Map.Entry<AttributeSet, String> entry = findPod(api.namespace(), api.name())
-        .orElseThrow(() -> ApiError.notFound("pods", api.name()).asFailure());
-    ObjectNode current = read(entry.getValue());
-    Patches type = Patches.of(api.contentType());
-    JsonNode patch = type.parse(body);
-    PodUpdateRules.checkPreconditions(current, patch);
-    ObjectNode merged = type.apply(current, patch);
-    Runnable recordOwners = owners(api, type, current, patch, merged);
-    PodDefaults.defaultResources(merged.path("spec"));
-    PodUpdateRules.validateResize(current, merged);
-    recordOwners.run();
-    if (merged.equals(current)) {
-      return ok(current);
+    PodPatch p = patchPod(api, body);
+    PodDefaults.defaultResources(p.merged().path("spec"));
+    PodUpdateRules.validateResize(p.current(), p.merged());
+    p.recordOwners().run();
+    if (p.merged().equals(p.current())) {
+      return ok(p.current());
     }
-    ObjectNode meta = (ObjectNode) merged.path("metadata");
-    meta.put("generation", current.path("metadata").path("generation").asLong(1) + 1);
-    return ok(store(entry, merged));
+    ObjectNode meta = (ObjectNode) p.merged().path("metadata");
+    meta.put("generation", p.current().path("metadata").path("generation").asLong(1) + 1);
+    return ok(store(p.entry(), p.merged()));
   }
 
   // ---- PATCH on the pod itself (metadata) -----------------------------------------------------
 
   private MockResponse patchPodMetadata(ApiRequest api, String body) {
+    PodPatch p = patchPod(api, body);
+    ObjectNode stored = PodUpdateRules.validateMetadataPatch(p.current(), p.merged());
+    p.recordOwners().run();
+    if (stored.equals(p.current())) {
+      return ok(p.current());
+    }
+    return ok(store(p.entry(), stored));
+  }
+
+  /** A patch applied to a stored pod, before the endpoint's own validation and the store. */
+  private record PodPatch(Map.Entry<AttributeSet, String> entry, ObjectNode current, ObjectNode merged,
+      Runnable recordOwners) {}
+
+  private PodPatch patchPod(ApiRequest api, String body) {
     Map.Entry<AttributeSet, String> entry = findPod(api.namespace(), api.name())
         .orElseThrow(() -> ApiError.notFound("pods", api.name()).asFailure());
     ObjectNode current = read(entry.getValue());
@@ -156,13 +163,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     JsonNode patch = type.parse(body);
     PodUpdateRules.checkPreconditions(current, patch);
     ObjectNode merged = type.apply(current, patch);
-    Runnable recordOwners = owners(api, type, current, patch, merged);
-    ObjectNode stored = PodUpdateRules.validateMetadataPatch(current, merged);
-    recordOwners.run();
-    if (stored.equals(current)) {
-      return ok(current);
-    }
-    return ok(store(entry, stored));
+    return new PodPatch(entry, current, merged, owners(api, type, current, patch, merged));
   }
 
   private Runnable owners(ApiRequest api, Patches type, ObjectNode current, JsonNode patch, ObjectNode merged) {
