@@ -85,10 +85,12 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     ClusterConfig config = config(version);
     if (version != seenGlobals) {
       seenGlobals = version;
-      // A restart or a config/namespace change: re-evaluate every clean node now; a dirty one
-      // is evaluated at its debounce anyway, with the config in force then.
+      // A restart or a config/namespace change: re-evaluate every clean node, spread over one
+      // debounce period by its name (design §8.6, a jittered initial sync), so neither a restart
+      // nor a config change turns into one burst of decisions and patches. A dirty node is
+      // evaluated at its debounce anyway, with the config in force then.
       for (String node : bookings.nodes()) {
-        debouncer.wakeIfClean(node, now);
+        debouncer.wakeIfClean(node, now.plus(Debouncer.spread(node, config.debouncePeriod())));
       }
     }
     if (debouncer.isEmpty()) {

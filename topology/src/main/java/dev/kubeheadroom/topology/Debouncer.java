@@ -115,7 +115,15 @@ final class Debouncer {
 
   /** Up to 10% of the debounce, a pure function of the node name: spreads flushes, replays equal. */
   static Duration jitter(String node, Duration debounce) {
+    return spread(node, debounce.dividedBy(10));
+  }
+
+  /**
+   * A point in {@code [0, window)} that is a pure function of the node name: the nodes of a task
+   * land evenly over the window, and every replay puts each node at the same point.
+   */
+  static Duration spread(String node, Duration window) {
     long fraction = Integer.toUnsignedLong(node.hashCode() * 0x9E3779B1) % 1000;
-    return Duration.ofNanos(debounce.toNanos() / 10 * fraction / 1000);
+    return Duration.ofNanos(window.toNanos() * fraction / 1000);
   }
 }

@@ -150,6 +150,37 @@ class BookingScenariosTest {
   }
 
   @Test
+  void aConfigChangeReEvaluatesNodesSpreadOverOneDebounceNotInOneBurst() {
+    // §8.6 "add jittered initial sync": the same holds after a restart (same code path).
+    for (int i = 0; i < 20; i++) {
+      h.send(node("m" + i, 16000));
+      add(pod("team-a", "app-" + i, "m" + i, 2000, 0));
+    }
+    h.settle();
+    h.applyAll(h.decisions(), live);
+    h.settle();
+    assertThat(h.decisions()).as("settled").isEmpty();
+
+    h.config(new ClusterConfig(7, "Proportional", false, 1000, 2, 10, 10, 5,
+        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(60),
+        ClusterConfig.RateLimits.DEFAULTS, ClusterConfig.Webhook.DEFAULTS, null, List.of()));
+    Map<String, Integer> tickOfNode = new HashMap<>();
+    for (int tick = 1; tick <= 21; tick++) {
+      h.advance(Duration.ofMillis(100));
+      for (NodeDecision d : h.decisions()) {
+        tickOfNode.put(d.node(), tick);
+      }
+    }
+    assertThat(tickOfNode).as("every node re-evaluated within the debounce").hasSize(20); // n1 has no pods
+    assertThat(new java.util.HashSet<>(tickOfNode.values())).as("over many ticks, not one").hasSizeGreaterThan(8);
+    // seen at tick 1, due at tick 1 + its spread, decided at the first tick from then
+    long spread = Debouncer.spread("m3", Duration.ofSeconds(2)).toNanos();
+    long tickNanos = Duration.ofMillis(100).toNanos();
+    assertThat(tickOfNode.get("m3")).as("a node's point is a function of its name")
+        .isEqualTo(1 + (int) ((spread + tickNanos - 1) / tickNanos));
+  }
+
+  @Test
   void aBogusModeLabelValueManagesNothing() {
     h.namespace(Fixtures.ns("team-c", "true"));
     add(pod("team-c", "api-1", "n1", 1000, 0));

@@ -99,9 +99,15 @@ final class TopologyHarness implements AutoCloseable {
     driver.advanceWallClockTime(d);
   }
 
-  /** Long enough for any debounce (2 s + ≤10% jitter + a 100 ms tick) to expire at the default config. */
+  /**
+   * Long enough for any debounce (2 s + ≤10% jitter + a 100 ms tick) or re-evaluation after a
+   * config or namespace change (spread over one 2 s debounce) to come due at the default config,
+   * ticking every 100 ms as the live punctuator does.
+   */
   void settle() {
-    advance(Duration.ofMillis(2600));
+    for (int tick = 0; tick < 26; tick++) {
+      advance(Duration.ofMillis(100));
+    }
   }
 
   List<NodeDecision> decisions() {
