@@ -1,18 +1,21 @@
 package dev.kubeheadroom.cli;
 
+import org.apache.kafka.common.errors.TimeoutException;
 import picocli.CommandLine;
 
 /**
  * Turns exceptions escaping a subcommand into one line on stderr. A {@link UserError} is the
- * user's mistake (exit 2, no stack trace); anything else is ours (exit 1, stack trace kept, since
- * that is a bug report).
+ * user's mistake (exit 2, no stack trace); so is a Kafka client giving up on an unreachable broker,
+ * which in a command line is a wrong address or a broker that is down, not a bug. Anything else is
+ * ours (exit 1, stack trace kept, since that is a bug report).
  */
 final class UserErrors implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(
       Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
-    if (ex instanceof UserError userError) {
-      cmd.getErr().println("headroom " + cmd.getCommandName() + ": " + userError.getMessage());
+    String line = userMessage(ex);
+    if (line != null) {
+      cmd.getErr().println("headroom " + cmd.getCommandName() + ": " + line);
       cmd.getErr().flush();
       return UserError.EXIT_CODE;
     }
@@ -20,5 +23,19 @@ final class UserErrors implements CommandLine.IExecutionExceptionHandler {
     ex.printStackTrace(cmd.getErr());
     cmd.getErr().flush();
     return 1;
+  }
+
+  /** The one line for an error the user can act on; null for a bug. */
+  static String userMessage(Throwable ex) {
+    if (ex instanceof UserError userError) {
+      return userError.getMessage();
+    }
+    for (Throwable t = ex; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return "Kafka did not answer (" + t.getMessage() + "); check --bootstrap-servers"
+            + " (or HEADROOM_KAFKA_BOOTSTRAP_SERVERS) and that the brokers are reachable";
+      }
+    }
+    return null;
   }
 }
