@@ -19,24 +19,20 @@ import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -72,6 +68,7 @@ public final class AuditBench {
   private AuditBench() {}
 
   public static void main(String[] args) throws Exception {
+    Args.quietLogs();
     int events = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 3_000;
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
@@ -92,7 +89,7 @@ public final class AuditBench {
         audit(kafka.bootstrapServers(), topics, last);
       }
     } finally {
-      deleteQuietly(dataDir);
+      TempDirs.deleteQuietly(dataDir);
     }
   }
 
@@ -322,13 +319,5 @@ public final class AuditBench {
 
   private static double seconds(long nanos) {
     return nanos / 1e9;
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temp dir left behind is harmless
-    }
   }
 }

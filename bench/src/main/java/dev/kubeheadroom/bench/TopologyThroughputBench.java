@@ -138,7 +138,7 @@ public final class TopologyThroughputBench {
           Runtime.getRuntime().availableProcessors(),
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     } finally {
-      deleteQuietly(dir);
+      TempDirs.deleteQuietly(dir);
     }
   }
 
@@ -387,13 +387,5 @@ public final class TopologyThroughputBench {
 
   private static double max(List<Double> xs) {
     return xs.stream().mapToDouble(d -> d).max().orElse(0);
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (Exception ignored) {
-      // a temp dir left behind is harmless
-    }
   }
 }
