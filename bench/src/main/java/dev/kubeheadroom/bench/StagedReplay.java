@@ -13,7 +13,6 @@ import dev.kubeheadroom.replay.ReplayEngine;
 import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
-import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodChange;
@@ -30,7 +29,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -231,17 +229,7 @@ final class StagedReplay {
           for (ContainerTarget t : change.containers()) {
             to.put(t.name(), t.toMilli());
           }
-          List<ContainerSnapshot> cs = new ArrayList<>();
-          for (ContainerSnapshot c : pod.containers()) {
-            Long limit = to.get(c.name());
-            cs.add(limit == null ? c : new ContainerSnapshot(c.name(), c.kind(), c.cpuRequestMilli(), limit,
-                c.memoryGuaranteed(), c.cpuResizeRestarts()));
-          }
-          PodSnapshot applied = pod.withContainers(cs);
-          applied = new PodSnapshot(applied.uid(), applied.namespace(), applied.name(), applied.node(),
-              applied.phase(), applied.qosClass(), applied.resourceVersion(), applied.generation() + 1,
-              applied.mode(), applied.maxCpuMilli(), applied.maxCpuInvalid(), applied.vpaControlsLimits(),
-              applied.owners(), applied.containers(), applied.resize());
+          PodSnapshot applied = pod.resized(to);
           pods.put(change.uid(), applied);
           engine.send(applied);
         }

@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -147,7 +146,7 @@ final class ClusterModel {
     if (projected == null) {
       return; // not bound yet: no node's booking includes it
     }
-    PodSnapshot snapshot = withOwnedLimits(projected, ownedLimits.get(uid));
+    PodSnapshot snapshot = projected.withCpuLimits(ownedLimits.get(uid));
     PodSnapshot old = pods.get(uid);
     if (snapshot.terminal()) {
       podObjects.remove(uid);
@@ -199,11 +198,7 @@ final class ClusterModel {
         patches++;
       }
     }
-    PodSnapshot applied = withOwnedLimits(pod, owned);
-    applied = new PodSnapshot(applied.uid(), applied.namespace(), applied.name(), applied.node(),
-        applied.phase(), applied.qosClass(), applied.resourceVersion(), applied.generation() + 1,
-        applied.mode(), applied.maxCpuMilli(), applied.maxCpuInvalid(), applied.vpaControlsLimits(),
-        applied.owners(), applied.containers(), applied.resize());
+    PodSnapshot applied = pod.resized(owned);
     pods.put(change.uid(), applied);
     engine.send(applied);
   }
@@ -211,18 +206,5 @@ final class ClusterModel {
   private static long currentLimit(PodSnapshot pod, String container) {
     return pod.containers().stream().filter(c -> c.name().equals(container))
         .mapToLong(ContainerSnapshot::cpuLimitMilli).findFirst().orElse(0);
-  }
-
-  private static PodSnapshot withOwnedLimits(PodSnapshot pod, Map<String, Long> owned) {
-    if (owned == null || owned.isEmpty()) {
-      return pod;
-    }
-    List<ContainerSnapshot> containers = new ArrayList<>(pod.containers().size());
-    for (ContainerSnapshot c : pod.containers()) {
-      Long limit = owned.get(c.name());
-      containers.add(limit == null ? c : new ContainerSnapshot(c.name(), c.kind(),
-          c.cpuRequestMilli(), limit, c.memoryGuaranteed(), c.cpuResizeRestarts()));
-    }
-    return pod.withContainers(containers);
   }
 }

@@ -1,7 +1,9 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The fields of a pod that Headroom's decisions depend on (pipeline.md "Records"). Ingest
@@ -106,6 +108,34 @@ public record PodSnapshot(
   public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
         mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize);
+  }
+
+  /**
+   * The same pod with the named containers at new CPU limits (millicores; containers not named
+   * keep theirs); this pod itself when none is named.
+   */
+  public PodSnapshot withCpuLimits(Map<String, Long> limits) {
+    if (limits == null || limits.isEmpty()) {
+      return this;
+    }
+    List<ContainerSnapshot> next = new ArrayList<>(containers.size());
+    for (ContainerSnapshot c : containers) {
+      Long limit = limits.get(c.name());
+      next.add(limit == null ? c : new ContainerSnapshot(c.name(), c.kind(), c.cpuRequestMilli(), limit,
+          c.memoryGuaranteed(), c.cpuResizeRestarts()));
+    }
+    return withContainers(next);
+  }
+
+  /**
+   * The pod as an applied in-place resize leaves it: {@link #withCpuLimits}, and the generation
+   * bumped as the API server bumps it for a resize (simulated actuators feed this back).
+   */
+  public PodSnapshot resized(Map<String, Long> limits) {
+    PodSnapshot p = withCpuLimits(limits);
+    return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
+        generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
+        resize);
   }
 
   /** Equal in every field a decision depends on (ignores resourceVersion). */
