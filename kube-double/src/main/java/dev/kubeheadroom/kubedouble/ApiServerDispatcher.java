@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * state it replaces.
  */
 final class ApiServerDispatcher extends KubernetesCrudDispatcher {
-  /** Requests carrying this header are seeding, not traffic: not faulted, not recorded. */
+  /** Requests from the admin carrying this header are seeding, not traffic: not faulted, not recorded. */
   static final String SEED_HEADER = "X-Kube-Double-Seed";
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerDispatcher.class);
@@ -49,6 +49,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final FaultInjector faults = new FaultInjector();
   private final FieldOwnership ownership = new FieldOwnership();
   private final RequestJournal journal;
+  private final AccessControl access = new AccessControl(this::stored);
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
@@ -64,6 +65,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     return faults;
   }
 
+  Authenticator authenticator() {
+    return access.authenticator();
+  }
+
   void version(ServerVersion version) {
     this.version = Objects.requireNonNull(version, "version");
   }
@@ -76,18 +81,21 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     ApiRequest api = ApiRequest.parse(request.getMethod(), request.getPath(),
         request.getHeader("Content-Type"), request.getHeader("User-Agent"));
-    boolean seed = request.getHeader(SEED_HEADER) != null;
-    if (seed) {
+    AccessControl.Access caller = access.check(request);
+    if (caller.seed()) {
       return answer(api, request, true);
     }
+    if (caller.refusal().isPresent()) {
+      journal.record(api, caller.refusal().get().code(), caller.caller(), caller.attributes(), false);
+      return caller.refusal().get();
+    }
     Optional<Fault> fault = faults.take(api);
-    MockResponse response = fault.isPresent() && fault.get() instanceof Fault.Respond respond
-        ? error(respond.toError(api))
-        : answer(api, request, false);
+    MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))
+        .orElseGet(() -> answer(api, request, false));
     if (fault.isPresent() && fault.get() instanceof Fault.Delay delay) {
       response.setBodyDelay(delay.delay());
     }
-    journal.record(api, response.code());
+    journal.record(api, response.code(), caller.caller(), caller.attributes(), true);
     return response;
   }
 
@@ -314,12 +322,17 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   /** Every stored pod. */
   List<ObjectNode> pods() {
+    return stored("/api/v1/pods");
+  }
+
+  /** The stored objects under a collection path (pods; RBAC objects, for the authorizer). */
+  List<ObjectNode> stored(String collectionPath) {
     return locked(lock.readLock(), () -> {
-      AttributeSet allPods = getKey("/api/v1/pods");
+      AttributeSet collection = getKey(collectionPath);
       List<ObjectNode> out = new ArrayList<>();
       synchronized (map) {
         map.forEach((key, value) -> {
-          if (key.matches(allPods)) {
+          if (key.matches(collection)) {
             out.add(read(value));
           }
         });
