@@ -25,8 +25,9 @@ import picocli.CommandLine;
  *   <li>{@code --topic-prefix}, {@code --application-id}, {@code --actuator-group-id}: unique per
  *       command (audit/explain: the recorded history's prefix); {@code --topic-replication-factor}
  *       1; {@code --topic-partitions} 2.
- *   <li>{@code --kubeconfig}, {@code --kube-context}: dropped; {@code --kube-api-url}: the API
- *       server double (added for the commands that talk to Kubernetes).
+ *   <li>{@code --kube-context}, {@code --kube-api-url}: dropped; {@code --kubeconfig}: the API
+ *       server double's admin kubeconfig (added for the commands that talk to Kubernetes; the
+ *       double, like a real server, answers 401 to a request without credentials).
  *   <li>{@code --health-port}: a free port the test probes; {@code --metrics-port 0};
  *       {@code --metrics-secure false}; {@code --metrics-cert-path}, {@code --webhook-cert-dir}:
  *       dropped (self-signed); {@code --webhook-port 0}; {@code --leader-election-lease}: unique per
@@ -44,18 +45,19 @@ final class DocArgsRewriter {
   private final Path root;
   private final Path temp;
   private final String kafkaBootstrapServers;
-  private final String kubeApiUrl;
+  private final String kubeconfig;
   private final RecordedHistory history;
 
   /**
    * @param root the repository root, which the docs' relative paths are relative to
    * @param temp where fresh data and state directories are made
+   * @param kubeconfig a kubeconfig file for the API server double
    */
-  DocArgsRewriter(Path root, Path temp, String kafkaBootstrapServers, String kubeApiUrl, RecordedHistory history) {
+  DocArgsRewriter(Path root, Path temp, String kafkaBootstrapServers, String kubeconfig, RecordedHistory history) {
     this.root = root;
     this.temp = temp;
     this.kafkaBootstrapServers = kafkaBootstrapServers;
-    this.kubeApiUrl = kubeApiUrl;
+    this.kubeconfig = kubeconfig;
     this.history = history;
   }
 
@@ -104,12 +106,12 @@ final class DocArgsRewriter {
     return a.list();
   }
 
-  /** preflight: against the API server double, kubeconfig and context dropped. */
+  /** preflight: against the API server double (its kubeconfig), context and URL dropped. */
   List<String> preflightArgs(List<String> args) {
     Args a = new Args(args);
-    a.remove("--kubeconfig");
+    a.remove("--kube-api-url");
     a.remove("--kube-context");
-    a.set("--kube-api-url", kubeApiUrl);
+    a.set("--kubeconfig", kubeconfig);
     return a.list();
   }
 
@@ -122,9 +124,9 @@ final class DocArgsRewriter {
     a.replaceOrAddIfKnown("--actuator-group-id", TestKafka.uniqueName("docs-actuator"));
     a.set("--topic-replication-factor", "1");
     a.set("--topic-partitions", "2");
-    a.removeAll("--kubeconfig");
+    a.removeAll("--kube-api-url");
     a.removeAll("--kube-context");
-    a.replaceOrAddIfKnown("--kube-api-url", kubeApiUrl);
+    a.replaceOrAddIfKnown("--kubeconfig", kubeconfig);
     a.set("--health-port", Integer.toString(freePort()));
     a.set("--metrics-port", "0");
     a.set("--metrics-secure", "false");

@@ -59,8 +59,8 @@ import picocli.CommandLine;
  *       pointing at a stub launcher that echoes its arguments (they must arrive unchanged), then
  *       {@code headroom ARGS} runs in-process as above. {@code kubectl headroom --help} runs the
  *       plugin's own help.
- *   <li>{@code preflight}: against the API server double ({@code --kube-api-url}; kubeconfig and
- *       context dropped), which holds no HeadroomConfig: warnings, no failure. Exit 0.
+ *   <li>{@code preflight}: against the API server double ({@code --kubeconfig} with its admin
+ *       token; URL and context dropped), which holds no HeadroomConfig: warnings, no failure. Exit 0.
  * </ul>
  */
 @WithKafka
@@ -91,7 +91,9 @@ class DocsCommandsTest {
     expectations = scanner.expectations();
     api = ApiServerDouble.start();
     RecordedHistory history = RecordedHistory.record(kafka, temp.resolve("history-state"));
-    rewriter = new DocArgsRewriter(ROOT, temp, kafka.bootstrapServers(), api.url(), history);
+    Path kubeconfig = temp.resolve("kube-double-admin.kubeconfig");
+    api.writeAdminKubeconfig(kubeconfig);
+    rewriter = new DocArgsRewriter(ROOT, temp, kafka.bootstrapServers(), kubeconfig.toString(), history);
   }
 
   @AfterAll

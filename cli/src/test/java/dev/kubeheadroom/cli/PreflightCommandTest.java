@@ -21,12 +21,14 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code headroom preflight} against the API double: a clean cluster passes, then each failure of
@@ -38,12 +40,17 @@ class PreflightCommandTest {
 
   ApiServerDouble api;
   KubernetesClient seed;
+  @TempDir
+  Path temp;
+  Path kubeconfig;
 
   @BeforeEach
   void aCleanCluster() {
     // Given: Kubernetes 1.35, a valid enforcing HeadroomConfig, team-a managed with a Deployment's
     // pod on a Linux node, cert-manager installed.
     api = ApiServerDouble.start();
+    kubeconfig = temp.resolve("admin.kubeconfig");
+    api.writeAdminKubeconfig(kubeconfig);
     seed = api.seedClient();
     headroomConfig(Map.of("dryRun", false));
     namespace("team-a", Map.of("kube-headroom.dev/mode", "managed"));
@@ -317,8 +324,8 @@ class PreflightCommandTest {
   private CliRun preflight(String... args) {
     String[] all = new String[args.length + 3];
     all[0] = "preflight";
-    all[1] = "--kube-api-url";
-    all[2] = api.url();
+    all[1] = "--kubeconfig"; // the double, like a real server, answers 401 without credentials
+    all[2] = kubeconfig.toString();
     System.arraycopy(args, 0, all, 3, args.length);
     return CliRun.run(all);
   }

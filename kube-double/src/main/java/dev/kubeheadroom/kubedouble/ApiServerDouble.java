@@ -181,6 +181,15 @@ public final class ApiServerDouble implements AutoCloseable {
     Kubeconfig.write(file, Kubeconfig.render(url(), user, serviceAccountToken(namespace, serviceAccount), namespace));
   }
 
+  /**
+   * Writes a kubeconfig acting as the test-only admin ({@code system:masters}, never denied),
+   * default namespace {@code default}: for a separate process whose test is not about its grants.
+   */
+  public void writeAdminKubeconfig(Path file) {
+    Kubeconfig.write(file, Kubeconfig.render(url(), UserInfo.admin().name(), dispatcher.authenticator().adminToken(),
+        "default"));
+  }
+
   private Config config(String namespace, String token) {
     return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace(namespace)
         .withOauthToken(token).withTrustCerts(true).withHttp2Disable(true)
