@@ -22,10 +22,11 @@ final class AccessControl {
    *
    * @param caller who it authenticated as ({@code name ""} when it did not)
    * @param seed whether it is the admin's seeding (carries {@code SEED_HEADER}): not faulted, not recorded
-   * @param refusal the 401 or 403 to answer instead of the handler, if any
+   * @param answer the filters' own answer in place of the handler's, if any: 401, 403, or a self
+   *     subject review
    */
   record Access(UserInfo caller, RequestAttributes attributes, boolean authorized, boolean seed,
-      Optional<MockResponse> refusal) {}
+      Optional<MockResponse> answer) {}
 
   AccessControl(Function<String, List<ObjectNode>> store) {
     this.authorizer = new RbacAuthorizer(store);
@@ -42,10 +43,18 @@ final class AccessControl {
       return new Access(new UserInfo("", List.of()), attributes, false, false,
           Optional.of(StatusResponses.unauthorized()));
     }
-    boolean seed = request.getHeader(ApiServerDispatcher.SEED_HEADER) != null && user.get().groups().contains(UserInfo.MASTERS);
+    boolean seed = request.getHeader(ApiServerDispatcher.SEED_HEADER) != null
+        && user.get().groups().contains(UserInfo.MASTERS);
     RbacAuthorizer.Decision decision = authorizer.authorize(user.get(), attributes);
-    Optional<MockResponse> refusal = decision.allowed() ? Optional.empty()
-        : Optional.of(StatusResponses.forbidden(user.get(), attributes, decision.reason()));
-    return new Access(user.get(), attributes, decision.allowed(), seed, refusal);
+    Optional<MockResponse> answer;
+    if (!decision.allowed()) {
+      answer = Optional.of(StatusResponses.forbidden(user.get(), attributes, decision.reason()));
+    } else if (SelfSubjectReviews.handles(attributes)) {
+      answer = Optional.of(SelfSubjectReviews.answer(user.get(), attributes, request.getUtf8Body(),
+          authorizer::authorize));
+    } else {
+      answer = Optional.empty();
+    }
+    return new Access(user.get(), attributes, decision.allowed(), seed, answer);
   }
 }

@@ -85,9 +85,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     if (caller.seed()) {
       return answer(api, request, true);
     }
-    if (caller.refusal().isPresent()) {
-      journal.record(api, caller.refusal().get().code(), caller.caller(), caller.attributes(), false);
-      return caller.refusal().get();
+    if (caller.answer().isPresent()) {
+      journal.record(api, caller.answer().get().code(), caller.caller(), caller.attributes(), caller.authorized());
+      return caller.answer().get();
     }
     Optional<Fault> fault = faults.take(api);
     MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))

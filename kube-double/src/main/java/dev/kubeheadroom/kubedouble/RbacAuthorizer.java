@@ -3,7 +3,9 @@ package dev.kubeheadroom.kubedouble;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -35,16 +37,31 @@ final class RbacAuthorizer {
   static final String GROUP = "rbac.authorization.k8s.io";
   private static final String API = "/apis/" + GROUP + "/v1/";
 
-  /** The bootstrap ClusterRoles bound to {@code system:authenticated} (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go). */
-  private static final List<RbacRule> AUTHENTICATED_DEFAULTS = List.of(
-      RbacRule.nonResource(List.of("get"), List.of("/api", "/api/*", "/apis", "/apis/*", "/healthz",
-          "/livez", "/openapi", "/openapi/*", "/readyz", "/version", "/version/")),
-      new RbacRule(List.of("create"), List.of("authorization.k8s.io"),
-          List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews"), List.of(), List.of()),
-      new RbacRule(List.of("create"), List.of("authentication.k8s.io"),
-          List.of("selfsubjectreviews"), List.of(), List.of()));
+  /**
+   * The bootstrap ClusterRoles bound to {@code system:authenticated} by ClusterRoleBindings of the
+   * same name (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), in name order.
+   */
+  private static final Map<String, List<RbacRule>> AUTHENTICATED_DEFAULTS = bootstrapRoles();
 
-  /** Allowed or not, and why not when a binding could not be followed. */
+  private static Map<String, List<RbacRule>> bootstrapRoles() {
+    Map<String, List<RbacRule>> roles = new LinkedHashMap<>();
+    roles.put("system:basic-user", List.of(
+        new RbacRule(List.of("create"), List.of("authorization.k8s.io"),
+            List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews"), List.of(), List.of()),
+        new RbacRule(List.of("create"), List.of("authentication.k8s.io"),
+            List.of("selfsubjectreviews"), List.of(), List.of())));
+    roles.put("system:discovery", List.of(RbacRule.nonResource(List.of("get"), List.of("/api", "/api/*", "/apis",
+        "/apis/*", "/healthz", "/livez", "/openapi", "/openapi/*", "/readyz", "/version", "/version/"))));
+    roles.put("system:public-info-viewer", List.of(RbacRule.nonResource(List.of("get"),
+        List.of("/healthz", "/livez", "/readyz", "/version", "/version/"))));
+    return roles;
+  }
+
+  /**
+   * Allowed or not, and why: the binding that allowed it
+   * ({@code RBAC: allowed by ClusterRoleBinding "b" of ClusterRole "r" to ServiceAccount "sa/ns"}),
+   * or the bindings that could not be followed; empty for {@code system:masters}.
+   */
   record Decision(boolean allowed, String reason) {}
 
   private final Function<String, List<ObjectNode>> store;
@@ -58,21 +75,26 @@ final class RbacAuthorizer {
     if (user.groups().contains(UserInfo.MASTERS)) {
       return new Decision(true, "");
     }
-    if (user.groups().contains(UserInfo.AUTHENTICATED)
-        && AUTHENTICATED_DEFAULTS.stream().anyMatch(rule -> rule.allows(request))) {
-      return new Decision(true, "");
+    if (user.groups().contains(UserInfo.AUTHENTICATED)) {
+      for (Map.Entry<String, List<RbacRule>> role : AUTHENTICATED_DEFAULTS.entrySet()) {
+        if (role.getValue().stream().anyMatch(rule -> rule.allows(request))) {
+          return allowedBy("ClusterRoleBinding \"" + role.getKey() + "\" of ClusterRole \"" + role.getKey()
+              + "\" to Group \"" + UserInfo.AUTHENTICATED + "\"");
+        }
+      }
     }
     List<String> errors = new ArrayList<>();
     for (ObjectNode binding : store.apply(API + "clusterrolebindings")) {
-      if (appliesTo(user, binding, "") && rules(binding, "", errors).stream().anyMatch(r -> r.allows(request))) {
-        return new Decision(true, "");
+      Optional<JsonNode> subject = appliesTo(user, binding, "");
+      if (subject.isPresent() && rules(binding, "", errors).stream().anyMatch(r -> r.allows(request))) {
+        return allowedBy(describe("ClusterRoleBinding", binding, subject.get(), ""));
       }
     }
     if (!request.namespace().isEmpty()) {
       for (ObjectNode binding : store.apply(API + "namespaces/" + request.namespace() + "/rolebindings")) {
-        if (appliesTo(user, binding, request.namespace())
-            && rules(binding, request.namespace(), errors).stream().anyMatch(r -> r.allows(request))) {
-          return new Decision(true, "");
+        Optional<JsonNode> subject = appliesTo(user, binding, request.namespace());
+        if (subject.isPresent() && rules(binding, request.namespace(), errors).stream().anyMatch(r -> r.allows(request))) {
+          return allowedBy(describe("RoleBinding", binding, subject.get(), request.namespace()));
         }
       }
     }
@@ -82,8 +104,28 @@ final class RbacAuthorizer {
     return new Decision(false, reason);
   }
 
-  /** rule.go appliesToUser, over every subject of the binding. */
-  private static boolean appliesTo(UserInfo user, JsonNode binding, String bindingNamespace) {
+  private static Decision allowedBy(String source) {
+    return new Decision(true, "RBAC: allowed by " + source);
+  }
+
+  /** rule.go clusterRoleBindingDescriber / roleBindingDescriber and describeSubject. */
+  private static String describe(String kind, JsonNode binding, JsonNode subject, String bindingNamespace) {
+    String name = binding.path("metadata").path("name").asText();
+    if (!bindingNamespace.isEmpty()) {
+      name = name + "/" + bindingNamespace;
+    }
+    String subjectName = subject.path("name").asText();
+    if (subject.path("kind").asText().equals("ServiceAccount")) {
+      String namespace = subject.path("namespace").asText("");
+      subjectName = subjectName + "/" + (namespace.isEmpty() ? bindingNamespace : namespace);
+    }
+    JsonNode roleRef = binding.path("roleRef");
+    return kind + " \"" + name + "\" of " + roleRef.path("kind").asText() + " \"" + roleRef.path("name").asText()
+        + "\" to " + subject.path("kind").asText() + " \"" + subjectName + "\"";
+  }
+
+  /** rule.go appliesTo / appliesToUser: the first subject of the binding that names the user. */
+  private static Optional<JsonNode> appliesTo(UserInfo user, JsonNode binding, String bindingNamespace) {
     for (JsonNode subject : binding.path("subjects")) {
       String name = subject.path("name").asText();
       boolean applies = switch (subject.path("kind").asText()) {
@@ -97,10 +139,10 @@ final class RbacAuthorizer {
         default -> false;
       };
       if (applies) {
-        return true;
+        return Optional.of(subject);
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   /** rule.go GetRoleReferenceRules: the rules of the binding's Role (in its namespace) or ClusterRole. */
