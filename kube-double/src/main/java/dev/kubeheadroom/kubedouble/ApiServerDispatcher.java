@@ -325,7 +325,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     return stored("/api/v1/pods");
   }
 
-  /** The stored objects under a collection path (pods; RBAC objects, for the authorizer). */
+  /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}). */
   List<ObjectNode> stored(String collectionPath) {
     return locked(lock.readLock(), () -> {
       AttributeSet collection = getKey(collectionPath);
@@ -337,6 +337,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
           }
         });
       }
+      out.sort(java.util.Comparator.comparing(o -> o.path("metadata").path("name").asText()));
       return out;
     });
   }
