@@ -108,7 +108,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
-        ObjectNode pod = admit(api, read(request.getUtf8Body()), seed); // webhooks are called unlocked
+        ObjectNode pod = admit(api, read(request.getUtf8Body()), seed); // no lock held during webhook calls
         return locked(lock.writeLock(), () -> createPod(request, pod, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {

@@ -206,4 +206,32 @@ class MutatingAdmissionTest {
     assertThat(server.reviews()).isEmpty();
     assertThat(api.admissionCalls()).isEmpty();
   }
+  @Test
+  void aUrlClientConfigIsCalledDirectlyAndVerifiedForItsHost() {
+    // webhook/config/client.go: clientConfig.url is used as given, the certificate checked for its host
+    server.serve(ca.issue("localhost"));
+    install(api, configuration("limits", webhook("limits.example.dev", ca.caBundle()).withNewClientConfig()
+        .withUrl("https://localhost:" + server.address().getPort() + TestWebhookServer.PATH)
+        .withCaBundle(ca.caBundle()).endClientConfig().build()));
+
+    Pod created = create(api, pod("web-1", Map.of()));
+
+    assertThat(created.getSpec().getContainers().get(0).getResources().getLimits())
+        .containsEntry("cpu", new Quantity("1"));
+  }
+
+  @Test
+  void aDryRunCreateIsRefusedByAWebhookWithSideEffects() {
+    // mutating/dispatcher.go: on dry run, sideEffects must be None or NoneOnDryRun
+    // (errors/statuserror.go NewDryRunUnsupportedErr: 400)
+    install(api, configuration("limits", webhook("limits.example.dev", ca.caBundle()).withSideEffects("Some").build()));
+
+    assertThatThrownBy(() -> api.client().pods().inNamespace(NS).resource(pod("web-1", Map.of())).dryRun().create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(400);
+          assertThat(e.getStatus().getMessage())
+              .isEqualTo("admission webhook \"limits.example.dev\" does not support dry run");
+        });
+    assertThat(server.reviews()).isEmpty();
+  }
 }
