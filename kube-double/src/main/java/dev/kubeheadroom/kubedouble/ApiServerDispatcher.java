@@ -108,7 +108,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
-        ObjectNode pod = admit(api, read(request.getUtf8Body()), seed); // no lock held during webhook calls
+        ObjectNode body = read(request.getUtf8Body()); // admission: no lock held while webhooks are called
+        ObjectNode pod = seed ? body : admission.admit(api, body, AdmissionReviews.User.UNKNOWN);
         return locked(lock.writeLock(), () -> createPod(request, pod, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {
@@ -192,11 +193,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   }
 
   // ---- pod creation ---------------------------------------------------------------------------
-
-  /** The mutating-admission chain (MutatingAdmission); seeding bypasses it as it bypasses every check. */
-  private ObjectNode admit(ApiRequest api, ObjectNode pod, boolean seed) {
-    return seed ? pod : admission.admit(api, pod, AdmissionReviews.User.UNKNOWN);
-  }
 
   private MockResponse createPod(RecordedRequest request, ObjectNode pod, boolean seed) {
     PodDefaults.applyOnCreate(pod, seed);
