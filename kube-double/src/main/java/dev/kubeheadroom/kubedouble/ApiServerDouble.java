@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A simulated Kubernetes API server on 127.0.0.1 and an ephemeral port: fabric8's CRUD mock
- * server extended with the resize subresource, server-side apply on pods, field selectors, fault
+ * server extended with the resize subresource, server-side apply on pods, field selectors, the
+ * mutating-admission chain on pod creation ({@link #routeService}, {@link #admissionCalls}), fault
  * injection and a request journal (see {@code DESIGN.md} for where it differs from a real one).
  *
  * <pre>{@code

@@ -124,7 +124,7 @@ final class MutatingAdmission {
     } catch (IllegalArgumentException e) {
       objectError = internal(e.getMessage());
     }
-    if (!hook.matchesRules("CREATE", "", "v1", "pods", "", true)) {
+    if (!hook.matchesRules("CREATE", "", "v1", "pods", "", !namespace.isEmpty())) {
       return false;
     }
     if (namespaceError != null) {
@@ -138,6 +138,9 @@ final class MutatingAdmission {
 
   private boolean namespaceMatches(MutatingWebhook hook, String namespace) {
     JsonNode selector = hook.namespaceSelector();
+    if (namespace.isEmpty()) {
+      return true; // no namespace to select on: never exempted (namespace/matcher.go)
+    }
     if (!selector.isObject() || (selector.path("matchLabels").isEmpty() && selector.path("matchExpressions").isEmpty())) {
       return true; // an empty selector needs no lookup (namespace/matcher.go)
     }

@@ -97,6 +97,8 @@ class MutatingAdmissionTest {
     assertThat(request.at("/object/metadata/labels/app").asText()).isEqualTo("web");
     assertThat(request.at("/object/spec/containers/0/resources/requests/cpu").asText()).isEqualTo("500m");
     assertThat(request.path("oldObject").isNull()).isTrue();
+    // dispatcher.go: the timeout (timeoutSeconds, default 10) is passed on as client-go's ?timeout=
+    assertThat(server.requestTargets()).containsExactly(TestWebhookServer.PATH + "?timeout=10s");
   }
 
   @Test

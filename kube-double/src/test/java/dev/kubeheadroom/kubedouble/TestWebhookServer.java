@@ -51,6 +51,7 @@ final class TestWebhookServer implements AutoCloseable {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final SwappableKeyManager keys;
   private final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+  private final List<String> targets = new CopyOnWriteArrayList<>();
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile Function<JsonNode, Reply> responder = r -> Reply.json(allow(r));
 
@@ -91,10 +92,16 @@ final class TestWebhookServer implements AutoCloseable {
     return List.copyOf(reviews);
   }
 
+  /** The request target (path and query) of every review received so far. */
+  List<String> requestTargets() {
+    return List.copyOf(targets);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       JsonNode review = JSON.readTree(exchange.getRequestBody().readAllBytes());
       reviews.add(review);
+      targets.add(exchange.getRequestURI().toString());
       Reply reply = responder.apply(review);
       if (!reply.delay().isZero() && closing.await(reply.delay().toMillis(), TimeUnit.MILLISECONDS)) {
         return; // closing: drop the exchange

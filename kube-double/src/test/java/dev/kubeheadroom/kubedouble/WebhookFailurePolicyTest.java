@@ -23,7 +23,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -198,6 +200,47 @@ class WebhookFailurePolicyTest {
     assertThat(api.admissionCalls()).singleElement().extracting(AdmissionCall::detail)
         .isEqualTo("failed calling webhook \"limits.example.dev\": received invalid webhook response: "
             + "webhook returned response.patch but not response.patchType");
+  }
+
+  @Test
+  void anotherPatchTypeOrAnUndecodablePatchIsACallFailure() {
+    // dispatcher.go: "unsupported patch type" and "received undecodable patch" are ErrCallingWebhook
+    server.respond(review -> {
+      ObjectNode answer = patch(review, add("/metadata/labels/admitted", "yes"));
+      ((ObjectNode) answer.get("response")).put("patchType", "MergePatch");
+      return Reply.json(answer);
+    });
+    install(api, of(ignoring(ca.caBundle())));
+    create(api, pod("web-1", APP));
+    server.respond(review -> {
+      ObjectNode answer = patch(review, add("/metadata/labels/admitted", "yes"));
+      ((ObjectNode) answer.get("response")).put("patch", Base64.getEncoder()
+          .encodeToString("{\"not\":\"a list\"}".getBytes(StandardCharsets.UTF_8)));
+      return Reply.json(answer);
+    });
+    create(api, pod("web-2", APP));
+
+    assertCreatedUnchanged("web-1");
+    assertCreatedUnchanged("web-2");
+    assertThat(api.admissionCalls()).extracting(AdmissionCall::detail).containsExactly(
+        "failed calling webhook \"limits.example.dev\": unsupported patch type \"MergePatch\"",
+        "failed calling webhook \"limits.example.dev\": received undecodable patch in webhook response: "
+            + "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+  }
+
+  @Test
+  void aResponseOfAnotherKindIsInvalid() {
+    // request/admissionreview.go: the response must be admission.k8s.io/v1 AdmissionReview
+    server.respond(review -> {
+      ObjectNode answer = allow(review);
+      answer.remove("kind");
+      return Reply.json(answer);
+    });
+    install(api, of(webhook(HOOK, ca.caBundle())));
+
+    assertRefused(() -> create(api, pod("web-1", APP)), 500, message -> assertThat(message).endsWith(
+        "received invalid webhook response: expected webhook response of admission.k8s.io/v1, "
+            + "Kind=AdmissionReview, got admission.k8s.io/v1, Kind="));
   }
 
   @Test
