@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -215,6 +216,17 @@ class MutatingAdmissionTest {
     install(api, configuration("limits", webhook("limits.example.dev", ca.caBundle()).withNewClientConfig()
         .withUrl("https://localhost:" + server.address().getPort() + TestWebhookServer.PATH)
         .withCaBundle(ca.caBundle()).endClientConfig().build()));
+
+    Pod created = create(api, pod("web-1", Map.of()));
+
+    assertThat(created.getSpec().getContainers().get(0).getResources().getLimits())
+        .containsEntry("cpu", new Quantity("1"));
+  }
+
+  @Test
+  void aChunkedAnswerIsReadLikeOneWithALength() {
+    server.respond(review -> new Reply(200, patch(review, add(LIMIT_PATH, "1")).toString(), Duration.ZERO, true));
+    install(api, configuration("limits", webhook("limits.example.dev", ca.caBundle()).build()));
 
     Pod created = create(api, pod("web-1", Map.of()));
 

@@ -40,8 +40,12 @@ final class TestWebhookServer implements AutoCloseable {
   static final String PATH = "/mutate";
   private static final ObjectMapper JSON = Serialization.jsonMapper();
 
-  /** An HTTP answer: status, body, and how long to wait before sending it. */
-  record Reply(int status, String body, Duration delay) {
+  /** An HTTP answer: status, body, how long to wait before sending it, chunked or with a length. */
+  record Reply(int status, String body, Duration delay, boolean chunked) {
+    Reply(int status, String body, Duration delay) {
+      this(status, body, delay, false);
+    }
+
     static Reply json(JsonNode body) {
       return new Reply(200, body.toString(), Duration.ZERO);
     }
@@ -108,7 +112,7 @@ final class TestWebhookServer implements AutoCloseable {
       }
       byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
+      exchange.sendResponseHeaders(reply.status(), reply.chunked() ? 0 : body.length == 0 ? -1 : body.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(body);
       }
