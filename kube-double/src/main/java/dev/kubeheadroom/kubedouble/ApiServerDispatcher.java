@@ -51,6 +51,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final RequestJournal journal;
   private final AccessControl access = new AccessControl(this::stored);
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
+  private final MutatingAdmission admission = new MutatingAdmission(this::stored, this::object);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
@@ -77,13 +78,17 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     podListeners.add(listener);
   }
 
+  MutatingAdmission admission() {
+    return admission;
+  }
+
   @Override
   public MockResponse dispatch(RecordedRequest request) {
     ApiRequest api = ApiRequest.parse(request.getMethod(), request.getPath(),
         request.getHeader("Content-Type"), request.getHeader("User-Agent"));
     AccessControl.Access caller = access.check(request);
     if (caller.seed()) {
-      return answer(api, request, true);
+      return answer(api, request, caller.caller(), true);
     }
     if (caller.answer().isPresent()) {
       journal.record(api, caller.answer().get().code(), caller.caller(), caller.attributes(), caller.authorized());
@@ -91,7 +96,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
     Optional<Fault> fault = faults.take(api);
     MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))
-        .orElseGet(() -> answer(api, request, false));
+        .orElseGet(() -> answer(api, request, caller.caller(), false));
     if (fault.isPresent() && fault.get() instanceof Fault.Delay delay) {
       response.setBodyDelay(delay.delay());
     }
@@ -99,7 +104,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     return response;
   }
 
-  private MockResponse answer(ApiRequest api, RecordedRequest request, boolean seed) {
+  private MockResponse answer(ApiRequest api, RecordedRequest request, UserInfo caller, boolean seed) {
     try {
       if (api.verb() == Verb.LIST && api.path().replaceAll("\\?.*$", "").replaceAll("/+$", "").equals("/version")) {
         return ok(version.toJson());
@@ -111,7 +116,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
-        return locked(lock.writeLock(), () -> createPod(request, seed));
+        ObjectNode body = read(request.getUtf8Body()); // admission: no lock held while webhooks are called
+        ObjectNode pod = seed ? body : admission.admit(api, body, AdmissionReviews.User.of(caller));
+        return locked(lock.writeLock(), () -> createPod(request, pod, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {
         return locked(lock.writeLock(), () -> patchStatus(api, request));
@@ -195,8 +202,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   // ---- pod creation ---------------------------------------------------------------------------
 
-  private MockResponse createPod(RecordedRequest request, boolean seed) {
-    ObjectNode pod = read(request.getUtf8Body());
+  private MockResponse createPod(RecordedRequest request, ObjectNode pod, boolean seed) {
     PodDefaults.applyOnCreate(pod, seed);
     byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
     return super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
@@ -340,6 +346,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       out.sort(java.util.Comparator.comparing(o -> o.path("metadata").path("name").asText()));
       return out;
     });
+  }
+
+  /** The stored object at a path, e.g. {@code /api/v1/namespaces/team-a}. */
+  Optional<ObjectNode> object(String path) {
+    return locked(lock.readLock(), () -> Optional.ofNullable(findResource(getKey(path))).map(e -> read(e.getValue())));
   }
 
   /**

@@ -13,6 +13,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A simulated Kubernetes API server on 127.0.0.1 and an ephemeral port: fabric8's CRUD mock
- * server extended with the resize subresource, server-side apply on pods, field selectors, fault
+ * server extended with the resize subresource, server-side apply on pods, field selectors, the
+ * mutating-admission chain on pod creation ({@link #routeService}, {@link #admissionCalls}), fault
  * injection and a request journal (see {@code DESIGN.md} for where it differs from a real one).
  *
  * <pre>{@code
@@ -223,6 +225,31 @@ public final class ApiServerDouble implements AutoCloseable {
   /** The requests answered so far, for counting. */
   public RequestJournal requests() {
     return journal;
+  }
+
+  /**
+   * Routes a Service port to a local address: the double's stand-in for the Service's endpoints,
+   * so a MutatingWebhookConfiguration whose {@code clientConfig.service} is
+   * {@code {namespace, name, port}} reaches a webhook a test started on {@code target}. The
+   * server certificate is still verified for {@code NAME.NAMESPACE.svc}, as the API server does.
+   */
+  public void routeService(String namespace, String name, int port, InetSocketAddress target) {
+    dispatcher.admission().routes().route(namespace, name, port, target);
+  }
+
+  /** Removes a route: calls to that Service port fail as if it had no endpoints. */
+  public void unrouteService(String namespace, String name, int port) {
+    dispatcher.admission().routes().remove(namespace, name, port);
+  }
+
+  /** Every call the mutating-admission chain made to a webhook so far, in order. */
+  public List<AdmissionCall> admissionCalls() {
+    return dispatcher.admission().calls();
+  }
+
+  /** Forgets the admission calls recorded so far. */
+  public void clearAdmissionCalls() {
+    dispatcher.admission().clearCalls();
   }
 
   /** The stored pod, read without a request. */
