@@ -110,14 +110,14 @@ One Headroom container and the pod-level fields around it. Takes a dict:
   command    the headroom subcommand (ingest | topology | actuator | webhook | run)
   stage      this component's values (replicas, resources)
   lease      true: leader-elect on the ingest Lease
-  state      true: Kafka Streams state dir
+  state      true: runs the Streams topology (state dir, application id)
   webhook    true: serve the admission webhook
 */}}
 {{- define "kube-headroom.podSpec" -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
 serviceAccountName: {{ printf "%s-%s" (include "kube-headroom.fullname" $root) .component }}
-automountServiceAccountToken: {{ ne .component "topology" }}
+automountServiceAccountToken: {{ not (has .component (list "topology" "webhook")) }}
 {{- with $v.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
