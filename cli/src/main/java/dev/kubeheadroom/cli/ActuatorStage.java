@@ -4,7 +4,7 @@ import dev.kubeheadroom.actuator.Actuator;
 import dev.kubeheadroom.actuator.ActuatorSettings;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.Topics;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Config;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -22,10 +22,10 @@ public final class ActuatorStage {
   String instance;
 
   Actuator start(StageRuntime runtime, KafkaConnection connection, Topics topics,
-      KubernetesClient client, UnaryOperator<ClusterConfig> configView) {
+      Config kubeConfig, UnaryOperator<ClusterConfig> configView) {
     ActuatorSettings settings = settings(connection.bootstrapServers(), connection.clientProperties(),
         topics, configView);
-    Actuator actuator = runtime.own(Actuator.start(settings, client, runtime.registry, runtime.metrics,
+    Actuator actuator = runtime.own(Actuator.start(settings, kubeConfig, runtime.registry, runtime.metrics,
         Clock.systemUTC()));
     runtime.readiness.add("actuator", actuator::ready);
     runtime.watch("actuator", actuator::failure);
