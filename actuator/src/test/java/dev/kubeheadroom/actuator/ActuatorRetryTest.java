@@ -15,6 +15,7 @@ import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * One retry layer, as shipped: the actuator's own {@link RetryPolicy} over a client that sends each
  * call once ({@link ActuatorClient}). The worst case per live change is
  * {@link RetryPolicy#worstCaseRequests} = 8 requests (design: actuator/DESIGN.md, runbook).
+ * The 429s come from the double's {@code FaultInjector}, or, where the test needs a
+ * {@code Retry-After} header, from a {@link ThrottlingFront} before it.
  */
 @WithKafka
 class ActuatorRetryTest {
@@ -70,6 +73,33 @@ class ActuatorRetryTest {
         .filter(e -> RequestMatcher.resize().test(e.request())).map(RequestJournal.Entry::at).toList();
     assertThat(Duration.between(at.get(0), at.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(190));
     assertThat(Duration.between(at.get(1), at.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(390));
+  }
+
+  @Test
+  void aThrottledResizeWaitsAsLongAsRetryAfterAsks() {
+    // given an API server whose priority and fairness throttles the first two resizes of web-1
+    // with Retry-After: 2 (much longer than the policy's 200 ms / 400 ms backoff)
+    Pod pod = h.pod("web-1", "n1", "app=500m/1");
+    try (ThrottlingFront front = new ThrottlingFront(h.api.url(), p -> p.endsWith("/pods/web-1/resize"), 2, 2)) {
+      h.start(h.settings(), front.config(h.api.config()));
+
+      h.produce(decision("n1", false, change(pod.getMetadata().getUid(), NS, "web-1", 1000, 2000)));
+
+      assertThat(h.outcomesUntil(os -> !os.isEmpty())).singleElement()
+          .satisfies(o -> assertThat(o.result()).isEqualTo(OutcomeResult.APPLIED));
+      // then each retry came no sooner than the server asked
+      List<Instant> resizes = new ArrayList<>(front.throttledAt);
+      h.api.requests().entries().stream().filter(e -> RequestMatcher.resize().test(e.request()))
+          .map(RequestJournal.Entry::at).forEach(resizes::add);
+      assertThat(resizes).hasSize(3);
+      assertThat(Duration.between(resizes.get(0), resizes.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(1990));
+      assertThat(Duration.between(resizes.get(1), resizes.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(1990));
+      // and nothing was retried underneath: 3 GETs, 3 resizes (2 answered by the front), the
+      // annotation and the event
+      assertThat(h.api.requests().count(RequestMatcher.of(Verb.GET, "pods").forPod(NS, "web-1"))).isEqualTo(3);
+      assertThat(requestsIn(NS).size() + front.throttledAt.size())
+          .isEqualTo(RetryPolicy.DEFAULT.worstCaseRequests(false));
+    }
   }
 
   @Test
