@@ -74,7 +74,12 @@ final class ActuatorHarness implements AutoCloseable {
   }
 
   Actuator start(ActuatorSettings settings) {
-    Actuator actuator = Actuator.start(settings, api.newClient(), registry, Clock.systemUTC());
+    return start(settings, api.config());
+  }
+
+  /** Starts an actuator whose client uses {@code kubeConfig} (e.g. through a {@link ThrottlingFront}). */
+  Actuator start(ActuatorSettings settings, io.fabric8.kubernetes.client.Config kubeConfig) {
+    Actuator actuator = Actuator.start(settings, kubeConfig, registry, Clock.systemUTC());
     started.add(actuator);
     await().atMost(WAIT).until(actuator::ready);
     return actuator;
