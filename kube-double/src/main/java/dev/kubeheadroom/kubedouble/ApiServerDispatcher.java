@@ -1,10 +1,15 @@
 package dev.kubeheadroom.kubedouble;
 
+import static dev.kubeheadroom.kubedouble.JsonResponses.error;
+import static dev.kubeheadroom.kubedouble.JsonResponses.ok;
+import static dev.kubeheadroom.kubedouble.JsonResponses.read;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
+import dev.kubeheadroom.kubedouble.PodAdmission.NamespaceObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -13,7 +18,6 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,7 +107,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
-        return locked(lock.writeLock(), () -> createPod(request, seed));
+        return locked(lock.writeLock(), () -> createPod(api, request, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {
         return locked(lock.writeLock(), () -> patchStatus(api, request));
@@ -129,14 +133,19 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private MockResponse resize(ApiRequest api, String body) {
     PodPatch p = patchPod(api, body);
     PodDefaults.defaultResources(p.merged().path("spec"));
+    NamespaceObjects namespace = namespaceObjects(api.namespace());
+    PodAdmission.mutateResize(p.merged(), namespace);
     PodUpdateRules.validateResize(p.current(), p.merged());
+    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace);
     p.recordOwners().run();
     if (p.merged().equals(p.current())) {
       return ok(p.current());
     }
     ObjectNode meta = (ObjectNode) p.merged().path("metadata");
     meta.put("generation", p.current().path("metadata").path("generation").asLong(1) + 1);
-    return ok(store(p.entry(), p.merged()));
+    ObjectNode stored = store(p.entry(), p.merged());
+    quotas.forEach(this::storeQuota);
+    return ok(stored);
   }
 
   // ---- PATCH on the pod itself (metadata) -----------------------------------------------------
@@ -187,12 +196,22 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   // ---- pod creation ---------------------------------------------------------------------------
 
-  private MockResponse createPod(RecordedRequest request, boolean seed) {
+  private MockResponse createPod(ApiRequest api, RecordedRequest request, boolean seed) {
     ObjectNode pod = read(request.getUtf8Body());
     PodDefaults.applyOnCreate(pod, seed);
+    List<ObjectNode> quotas = List.of();
+    if (!seed) { // seeding bypasses admission: objects that predate a LimitRange exist on real clusters
+      NamespaceObjects namespace = namespaceObjects(api.namespace());
+      PodAdmission.mutateCreate(pod, namespace);
+      quotas = PodAdmission.validateCreate(pod, namespace);
+    }
     byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
-    return super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+    MockResponse created = super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
         request.getPath(), request.getHeaders(), new Buffer(body)));
+    if (created.code() / 100 == 2) {
+      quotas.forEach(this::storeQuota);
+    }
+    return created;
   }
 
   /**
@@ -314,18 +333,40 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   /** Every stored pod. */
   List<ObjectNode> pods() {
+    return stored("/api/v1/pods");
+  }
+
+  /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}). */
+  List<ObjectNode> stored(String collectionPath) {
     return locked(lock.readLock(), () -> {
-      AttributeSet allPods = getKey("/api/v1/pods");
+      AttributeSet collection = getKey(collectionPath);
       List<ObjectNode> out = new ArrayList<>();
       synchronized (map) {
         map.forEach((key, value) -> {
-          if (key.matches(allPods)) {
+          if (key.matches(collection)) {
             out.add(read(value));
           }
         });
       }
+      out.sort(java.util.Comparator.comparing(o -> o.path("metadata").path("name").asText()));
       return out;
     });
+  }
+
+  private NamespaceObjects namespaceObjects(String namespace) {
+    String base = "/api/v1/namespaces/" + namespace + "/";
+    return new NamespaceObjects(stored(base + "limitranges"), stored(base + "resourcequotas"), stored(base + "pods"));
+  }
+
+  /** Stores a quota's new status as a write would, watchers included. */
+  private void storeQuota(ObjectNode updated) {
+    JsonNode meta = updated.path("metadata");
+    String path = "/api/v1/namespaces/" + meta.path("namespace").asText() + "/resourcequotas/" + meta.path("name").asText();
+    Map.Entry<AttributeSet, String> entry = findResource(getKey(path));
+    if (entry != null) {
+      ((ObjectNode) meta).put("resourceVersion", String.valueOf(requestResourceVersion()));
+      processEvent(path, getKey(path), entry.getKey(), null, updated.toString());
+    }
   }
 
   /**
@@ -368,28 +409,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
-
-  private static ObjectNode read(String json) {
-    try {
-      JsonNode node = JSON.readTree(json);
-      if (node instanceof ObjectNode object) {
-        return object;
-      }
-      throw ApiError.badRequest("expected a JSON object").asFailure();
-    } catch (IOException e) {
-      throw ApiError.badRequest("malformed JSON: " + e.getMessage()).asFailure();
-    }
-  }
-
-  private static MockResponse ok(ObjectNode object) {
-    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
-        .setBody(object.toString());
-  }
-
-  private static MockResponse error(ApiError error) {
-    return new MockResponse().setResponseCode(error.code()).setHeader("Content-Type", "application/json")
-        .setBody(error.toJson());
-  }
 
   private static <T> T locked(Lock lock, Supplier<T> action) {
     lock.lock();
