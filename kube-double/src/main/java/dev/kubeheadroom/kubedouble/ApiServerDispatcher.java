@@ -355,7 +355,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   private NamespaceObjects namespaceObjects(String namespace) {
     String base = "/api/v1/namespaces/" + namespace + "/";
-    return new NamespaceObjects(stored(base + "limitranges"), stored(base + "resourcequotas"), stored(base + "pods"));
+    List<ObjectNode> quotas = stored(base + "resourcequotas"); // pods are read only when a quota needs them
+    return new NamespaceObjects(stored(base + "limitranges"), quotas, quotas.isEmpty() ? List.of() : stored(base + "pods"));
   }
 
   /** Stores a quota's new status as a write would, watchers included. */

@@ -175,6 +175,12 @@ public final class KubeletDouble implements AutoCloseable {
     if (!resizeOutstanding(pod, status, generation) || actuating.contains(uid)) {
       return pod;
     }
+    if (!resourcesDiffer(pod, status)) { // desired == actuated: nothing to admit, the generation is seen
+      removeCondition(status, "PodResizePending");
+      removeCondition(status, "PodResizeInProgress");
+      status.put("observedGeneration", generation);
+      return pod;
+    }
     Program program = programs.getOrDefault(node, APPLY);
     Decision decision = ResizeAdmission.decide(pod, program.answer(), program.message(),
         store.stored("/api/v1/nodes").stream().filter(n -> node.equals(n.path("metadata").path("name").asText()))
@@ -233,12 +239,14 @@ public final class KubeletDouble implements AutoCloseable {
   }
 
   private static boolean resizeOutstanding(ObjectNode pod, ObjectNode status, long generation) {
-    if (status.path("observedGeneration").asLong(0) < generation) {
-      return true;
-    }
+    return status.path("observedGeneration").asLong(0) < generation || resourcesDiffer(pod, status);
+  }
+
+  /** Whether a container this kubelet runs (one with a status entry) runs other resources than desired. */
+  private static boolean resourcesDiffer(ObjectNode pod, ObjectNode status) {
     for (JsonNode container : pod.path("spec").path("containers")) {
-      JsonNode actual = containerStatus(status, container.path("name").asText()).path("resources");
-      if (!sameResources(container.path("resources"), actual)) {
+      JsonNode entry = containerStatus(status, container.path("name").asText());
+      if (!entry.isMissingNode() && !sameResources(container.path("resources"), entry.path("resources"))) {
         return true;
       }
     }

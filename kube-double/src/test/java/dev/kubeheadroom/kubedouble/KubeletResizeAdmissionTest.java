@@ -172,6 +172,19 @@ class KubeletResizeAdmissionTest {
   }
 
   @Test
+  void aRunningPodThatReportsNoContainersComesToRest() {
+    // a recorded pod (Running, no containerStatuses): nothing to actuate, so no PodResizeInProgress
+    // cycle; the kubelet only observes the generation (it once rewrote such pods forever)
+    api.seedClient().pods().inNamespace(NS).resource(new PodBuilder(burstable("web-1", "n1", "500m", "1"))
+        .withNewStatus().withPhase("Running").endStatus().build()).create();
+    await().atMost(WAIT).until(() -> Long.valueOf(1).equals(stored("web-1").getStatus().getObservedGeneration()));
+    long writes = kubelet.statusWrites();
+    await().pollDelay(Duration.ofMillis(300)).atMost(WAIT).until(() -> true);
+    assertThat(kubelet.statusWrites()).isEqualTo(writes);
+    assertThat(condition(stored("web-1"), "PodResizeInProgress")).isEmpty();
+  }
+
+  @Test
   void aFailedActuationShowsPodResizeInProgressWithReasonError() {
     // the kubelet's SetPodResizeInProgressCondition(uid, "Error", message) on a failed actuation
     running(burstable("web-1", "n1", "500m", "1"));
