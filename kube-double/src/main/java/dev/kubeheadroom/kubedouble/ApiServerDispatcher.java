@@ -133,7 +133,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private MockResponse resize(ApiRequest api, String body) {
     PodPatch p = patchPod(api, body);
     PodDefaults.defaultResources(p.merged().path("spec"));
-    NamespaceObjects namespace = namespaceObjects(api.namespace());
+    NamespaceObjects namespace = NamespaceObjects.read(api.namespace(), this::stored);
     PodAdmission.mutateResize(p.merged(), namespace);
     PodUpdateRules.validateResize(p.current(), p.merged());
     List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace);
@@ -172,26 +172,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     JsonNode patch = type.parse(body);
     PodUpdateRules.checkPreconditions(current, patch);
     ObjectNode merged = type.apply(current, patch);
-    return new PodPatch(entry, current, merged, owners(api, type, current, patch, merged));
-  }
-
-  private Runnable owners(ApiRequest api, Patches type, ObjectNode current, JsonNode patch, ObjectNode merged) {
-    String uid = current.path("metadata").path("uid").asText("");
-    String manager = api.query().getOrDefault("fieldManager", "");
-    if (type == Patches.APPLY) {
-      if (manager.isEmpty()) {
-        throw ApiError.invalid("Pod", current.path("metadata").path("name").asText(), "fieldManager",
-            "Required value: is required for apply patch").asFailure();
-      }
-      return ownership.apply(uid, manager, "true".equals(api.query().get("force")), patch, current, merged);
-    }
-    if (type == Patches.JSON_PATCH) {
-      return () -> { };
-    }
-    if (manager.isEmpty()) {
-      manager = api.userAgent().isEmpty() ? "unknown" : api.userAgent().split("/")[0];
-    }
-    return ownership.update(uid, manager, patch);
+    return new PodPatch(entry, current, merged, ownership.forPatch(api, type, current, patch, merged));
   }
 
   // ---- pod creation ---------------------------------------------------------------------------
@@ -201,7 +182,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     PodDefaults.applyOnCreate(pod, seed);
     List<ObjectNode> quotas = List.of();
     if (!seed) { // seeding bypasses admission: objects that predate a LimitRange exist on real clusters
-      NamespaceObjects namespace = namespaceObjects(api.namespace());
+      NamespaceObjects namespace = NamespaceObjects.read(api.namespace(), this::stored);
       PodAdmission.mutateCreate(pod, namespace);
       quotas = PodAdmission.validateCreate(pod, namespace);
     }
@@ -351,12 +332,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       out.sort(java.util.Comparator.comparing(o -> o.path("metadata").path("name").asText()));
       return out;
     });
-  }
-
-  private NamespaceObjects namespaceObjects(String namespace) {
-    String base = "/api/v1/namespaces/" + namespace + "/";
-    List<ObjectNode> quotas = stored(base + "resourcequotas"); // pods are read only when a quota needs them
-    return new NamespaceObjects(stored(base + "limitranges"), quotas, quotas.isEmpty() ? List.of() : stored(base + "pods"));
   }
 
   /** Stores a quota's new status as a write would, watchers included. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The built-in admission plugins the double runs on pod writes that are not seeding, in the API
@@ -32,7 +33,13 @@ final class PodAdmission {
       pods = List.copyOf(pods);
     }
 
-    static final NamespaceObjects EMPTY = new NamespaceObjects(List.of(), List.of(), List.of());
+    /** Reads them with {@code stored} (collection path → objects); pods only if a quota needs them. */
+    static NamespaceObjects read(String namespace, Function<String, List<ObjectNode>> stored) {
+      String base = "/api/v1/namespaces/" + namespace + "/";
+      List<ObjectNode> quotas = stored.apply(base + "resourcequotas");
+      return new NamespaceObjects(stored.apply(base + "limitranges"), quotas,
+          quotas.isEmpty() ? List.of() : stored.apply(base + "pods"));
+    }
   }
 
   /** Mutating phase of a pod CREATE, in place: LimitRange defaults, then the QoS class again. */
