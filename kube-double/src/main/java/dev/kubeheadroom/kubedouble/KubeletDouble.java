@@ -84,6 +84,7 @@ public final class KubeletDouble implements AutoCloseable {
       if (!change.type().equals("DELETED")) {
         submit(change.namespace(), change.name());
       } else {
+        deferred.remove(change.namespace() + "/" + change.name());
         deferred.forEach(key -> submit(key.split("/", 2)[0], key.split("/", 2)[1])); // room freed: retry
       }
     });
