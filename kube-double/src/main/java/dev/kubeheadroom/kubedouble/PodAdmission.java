@@ -42,24 +42,23 @@ final class PodAdmission {
     }
   }
 
-  /** Mutating phase of a pod CREATE, in place: LimitRange defaults, then the QoS class again. */
+  /** Mutating phase of a pod CREATE, in place: LimitRange defaults. */
   static void mutateCreate(ObjectNode pod, NamespaceObjects namespace) {
-    if (namespace.limitRanges().isEmpty()) {
-      return;
-    }
     LimitRanger.applyDefaults(pod, namespace.limitRanges(), true);
-    if (pod.path("status") instanceof ObjectNode status) {
-      status.put("qosClass", QosClass.of(pod.path("spec")).name());
-    }
   }
 
   /**
-   * Validating phase of a pod CREATE: LimitRanger, then ResourceQuota.
+   * Validating phase of a pod CREATE: LimitRanger, then ResourceQuota. First the pod's
+   * {@code status.qosClass} is computed again from the spec as mutation left it (the strategy's
+   * {@code PrepareForCreate} runs after mutating admission, webhooks included).
    *
    * @return the quotas to store with their new {@code status} once the pod is stored
    * @throws ApiError.Failure 403 on a violation
    */
   static List<ObjectNode> validateCreate(ObjectNode pod, NamespaceObjects namespace) {
+    if (pod.path("status") instanceof ObjectNode status) {
+      status.put("qosClass", QosClass.of(pod.path("spec")).name());
+    }
     String name = name(pod);
     LimitRanger.violation(pod, namespace.limitRanges())
         .ifPresent(why -> { throw QuotaEvaluator.forbidden(name, why); });
