@@ -144,10 +144,11 @@ class PodPublishingTest {
       harness.seed(pod("team-a", "web-1", "node-1", "500m", "1"));
       harness.podsUntil(hasSnapshotOf("web-1"));
 
-      // when: a resize the kubelet cannot fit right now
+      // when: a resize the kubelet cannot fit right now (it raises the request: a kubelet admits
+      // requests against allocatable, so a limit-only change is never Deferred)
       harness.api.client().pods().inNamespace("team-a").withName("web-1").subresource("resize")
           .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"spec\":{\"containers\":[{\"name\":\"app\","
-              + "\"resources\":{\"requests\":{\"cpu\":\"500m\",\"memory\":\"256Mi\"},"
+              + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"memory\":\"256Mi\"},"
               + "\"limits\":{\"cpu\":\"3\",\"memory\":\"256Mi\"}}}]}}");
 
       List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(

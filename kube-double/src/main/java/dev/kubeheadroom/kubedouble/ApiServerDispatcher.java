@@ -1,10 +1,15 @@
 package dev.kubeheadroom.kubedouble;
 
+import static dev.kubeheadroom.kubedouble.JsonResponses.error;
+import static dev.kubeheadroom.kubedouble.JsonResponses.ok;
+import static dev.kubeheadroom.kubedouble.JsonResponses.read;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
+import dev.kubeheadroom.kubedouble.PodAdmission.NamespaceObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -13,7 +18,6 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,8 +121,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
         ObjectNode body = read(request.getUtf8Body()); // admission: no lock held while webhooks are called
-        ObjectNode pod = seed ? body : admission.admit(api, body, AdmissionReviews.User.of(caller));
-        return locked(lock.writeLock(), () -> createPod(request, pod, seed));
+        ObjectNode pod = seed ? body : admitCreate(api, body, caller);
+        return locked(lock.writeLock(), () -> createPod(api, request, pod, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {
         return locked(lock.writeLock(), () -> patchStatus(api, request));
@@ -144,14 +148,19 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private MockResponse resize(ApiRequest api, String body) {
     PodPatch p = patchPod(api, body);
     PodDefaults.defaultResources(p.merged().path("spec"));
+    NamespaceObjects namespace = NamespaceObjects.read(api.namespace(), this::stored);
+    PodAdmission.mutateResize(p.merged(), namespace);
     PodUpdateRules.validateResize(p.current(), p.merged());
+    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace);
     p.recordOwners().run();
     if (p.merged().equals(p.current())) {
       return ok(p.current());
     }
     ObjectNode meta = (ObjectNode) p.merged().path("metadata");
     meta.put("generation", p.current().path("metadata").path("generation").asLong(1) + 1);
-    return ok(store(p.entry(), p.merged()));
+    ObjectNode stored = store(p.entry(), p.merged());
+    quotas.forEach(this::storeQuota);
+    return ok(stored);
   }
 
   // ---- PATCH on the pod itself (metadata) -----------------------------------------------------
@@ -178,35 +187,34 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     JsonNode patch = type.parse(body);
     PodUpdateRules.checkPreconditions(current, patch);
     ObjectNode merged = type.apply(current, patch);
-    return new PodPatch(entry, current, merged, owners(api, type, current, patch, merged));
-  }
-
-  private Runnable owners(ApiRequest api, Patches type, ObjectNode current, JsonNode patch, ObjectNode merged) {
-    String uid = current.path("metadata").path("uid").asText("");
-    String manager = api.query().getOrDefault("fieldManager", "");
-    if (type == Patches.APPLY) {
-      if (manager.isEmpty()) {
-        throw ApiError.invalid("Pod", current.path("metadata").path("name").asText(), "fieldManager",
-            "Required value: is required for apply patch").asFailure();
-      }
-      return ownership.apply(uid, manager, "true".equals(api.query().get("force")), patch, current, merged);
-    }
-    if (type == Patches.JSON_PATCH) {
-      return () -> { };
-    }
-    if (manager.isEmpty()) {
-      manager = api.userAgent().isEmpty() ? "unknown" : api.userAgent().split("/")[0];
-    }
-    return ownership.update(uid, manager, patch);
+    return new PodPatch(entry, current, merged, ownership.forPatch(api, type, current, patch, merged));
   }
 
   // ---- pod creation ---------------------------------------------------------------------------
 
-  private MockResponse createPod(RecordedRequest request, ObjectNode pod, boolean seed) {
+  /**
+   * The mutating admission phase of a pod CREATE in kube-apiserver's plugin order: decode
+   * defaulting, LimitRanger's defaults, then the mutating webhooks (which see those defaults).
+   */
+  private ObjectNode admitCreate(ApiRequest api, ObjectNode body, UserInfo caller) {
+    PodDefaults.defaultResources(body.path("spec"));
+    PodAdmission.mutateCreate(body, NamespaceObjects.read(api.namespace(), this::stored));
+    return admission.admit(api, body, AdmissionReviews.User.of(caller));
+  }
+
+  private MockResponse createPod(ApiRequest api, RecordedRequest request, ObjectNode pod, boolean seed) {
     PodDefaults.applyOnCreate(pod, seed);
+    List<ObjectNode> quotas = List.of();
+    if (!seed) { // seeding bypasses admission: objects that predate a LimitRange exist on real clusters
+      quotas = PodAdmission.validateCreate(pod, NamespaceObjects.read(api.namespace(), this::stored));
+    }
     byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
-    return super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+    MockResponse created = super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
         request.getPath(), request.getHeaders(), new Buffer(body)));
+    if (created.code() / 100 == 2) {
+      quotas.forEach(this::storeQuota);
+    }
+    return created;
   }
 
   /**
@@ -353,6 +361,17 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     return locked(lock.readLock(), () -> Optional.ofNullable(findResource(getKey(path))).map(e -> read(e.getValue())));
   }
 
+  /** Stores a quota's new status as a write would, watchers included. */
+  private void storeQuota(ObjectNode updated) {
+    JsonNode meta = updated.path("metadata");
+    String path = "/api/v1/namespaces/" + meta.path("namespace").asText() + "/resourcequotas/" + meta.path("name").asText();
+    Map.Entry<AttributeSet, String> entry = findResource(getKey(path));
+    if (entry != null) {
+      ((ObjectNode) meta).put("resourceVersion", String.valueOf(requestResourceVersion()));
+      processEvent(path, getKey(path), entry.getKey(), null, updated.toString());
+    }
+  }
+
   /**
    * Changes a stored pod without an HTTP request (the kubelet's status writes): {@code change}
    * gets a copy of the current pod; if it returns a different object, that is stored with a new
@@ -393,28 +412,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
-
-  private static ObjectNode read(String json) {
-    try {
-      JsonNode node = JSON.readTree(json);
-      if (node instanceof ObjectNode object) {
-        return object;
-      }
-      throw ApiError.badRequest("expected a JSON object").asFailure();
-    } catch (IOException e) {
-      throw ApiError.badRequest("malformed JSON: " + e.getMessage()).asFailure();
-    }
-  }
-
-  private static MockResponse ok(ObjectNode object) {
-    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
-        .setBody(object.toString());
-  }
-
-  private static MockResponse error(ApiError error) {
-    return new MockResponse().setResponseCode(error.code()).setHeader("Content-Type", "application/json")
-        .setBody(error.toJson());
-  }
 
   private static <T> T locked(Lock lock, Supplier<T> action) {
     lock.lock();

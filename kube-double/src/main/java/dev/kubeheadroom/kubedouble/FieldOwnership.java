@@ -157,4 +157,29 @@ final class FieldOwnership {
         .map(s -> s.startsWith("[name=") ? "[name=\"" + s.substring(6, s.length() - 1) + "\"]" : "." + s)
         .collect(Collectors.joining());
   }
+
+  /**
+   * What a PATCH of {@code type} by the request's field manager records once the write is
+   * accepted: apply needs a {@code fieldManager} (422 otherwise) and may take fields over with
+   * {@code force}; other patches record their leaves for the manager (or the user agent's
+   * product); a JSON patch records nothing.
+   */
+  Runnable forPatch(ApiRequest api, Patches type, ObjectNode current, JsonNode patch, ObjectNode merged) {
+    String uid = current.path("metadata").path("uid").asText("");
+    String manager = api.query().getOrDefault("fieldManager", "");
+    if (type == Patches.APPLY) {
+      if (manager.isEmpty()) {
+        throw ApiError.invalid("Pod", current.path("metadata").path("name").asText(), "fieldManager",
+            "Required value: is required for apply patch").asFailure();
+      }
+      return apply(uid, manager, "true".equals(api.query().get("force")), patch, current, merged);
+    }
+    if (type == Patches.JSON_PATCH) {
+      return () -> { };
+    }
+    if (manager.isEmpty()) {
+      manager = api.userAgent().isEmpty() ? "unknown" : api.userAgent().split("/")[0];
+    }
+    return update(uid, manager, patch);
+  }
 }

@@ -3,12 +3,15 @@ package dev.kubeheadroom.kubedouble;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.kubedouble.ResizeAdmission.Decision;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -23,24 +26,34 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a pod bound to a node ({@code spec.nodeName} set) and still Pending becomes Running, with
  *       a ready {@code containerStatuses[]} entry per container whose {@code resources} are the
- *       spec's;
+ *       spec's and whose {@code allocatedResources} are its requests;
  *   <li>after a resize (spec resources differ from the status, or {@code metadata.generation} is
- *       ahead of {@code status.observedGeneration}) it answers as programmed for the pod's node:
- *       {@link ResizeAnswer#APPLY} (the default) copies the spec resources into
- *       {@code status.containerStatuses[].resources} and clears the resize conditions;
- *       {@code DEFERRED} / {@code INFEASIBLE} set {@code PodResizePending} with that reason;
- *       {@code IN_PROGRESS} sets {@code PodResizeInProgress} and leaves the status resources.
- *       In every case {@code status.observedGeneration} becomes the pod's generation.
+ *       ahead of {@code status.observedGeneration}) it decides as a kubelet does
+ *       ({@link ResizeAdmission}: Infeasible for Windows and static pods, for a Guaranteed pod's
+ *       cpu change on a node labelled {@value ResizeAdmission#CPU_MANAGER_POLICY}{@code : static},
+ *       and for requests above the Node's {@code status.allocatable.cpu}; Deferred when changed
+ *       requests do not fit beside the node's other pods — never for a change of limits alone).
+ *       An admitted resize is allocated ({@code allocatedResources}), shows
+ *       {@code PodResizeInProgress} for {@link #actuationDelay(Duration)}, then is actuated:
+ *       {@code status.containerStatuses[].resources} take the spec's and the resize conditions
+ *       clear. In every case {@code status.observedGeneration} becomes the pod's generation.
+ *   <li>a test may program a node ({@link #answerResizes}): {@code DEFERRED} defers resizes that
+ *       change requests, {@code INFEASIBLE} refuses every resize, {@code IN_PROGRESS} allocates
+ *       and never actuates, {@code ACTUATION_ERROR} leaves {@code PodResizeInProgress} with
+ *       reason {@code Error}.
  * </ul>
  *
- * <p>Not modelled: container runtimes, restarts, probes, node capacity (a real kubelet decides
- * Deferred/Infeasible from allocatable; here a test decides), pod-level resources, events.
+ * <p>Not modelled: container runtimes, restarts, probes, memory capacity, pod-level resources,
+ * events.
  */
 public final class KubeletDouble implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeletDouble.class);
 
   /** How the kubelet of a node answers a resize. */
-  public enum ResizeAnswer { APPLY, DEFERRED, INFEASIBLE, IN_PROGRESS }
+  public enum ResizeAnswer { APPLY, DEFERRED, INFEASIBLE, IN_PROGRESS, ACTUATION_ERROR }
+
+  /** How long an admitted resize shows {@code PodResizeInProgress} before it is actuated. */
+  public static final Duration DEFAULT_ACTUATION_DELAY = Duration.ofMillis(20);
 
   private record Program(ResizeAnswer answer, String message) {}
 
@@ -48,22 +61,31 @@ public final class KubeletDouble implements AutoCloseable {
 
   private final ApiServerDispatcher store;
   private final Clock clock;
-  private final ExecutorService worker;
+  private final ScheduledExecutorService worker;
   private final Map<String, Program> programs = new ConcurrentHashMap<>();
+  private final Set<String> actuating = ConcurrentHashMap.newKeySet();
+  private final Set<String> deferred = ConcurrentHashMap.newKeySet();
   private final AtomicLong statusWrites = new AtomicLong();
+  private volatile Duration actuationDelay = DEFAULT_ACTUATION_DELAY;
   private volatile boolean closed;
 
   private KubeletDouble(ApiServerDouble api, Clock clock) {
     this.store = api.dispatcher();
     this.clock = clock;
-    this.worker = Executors.newSingleThreadExecutor(r -> {
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "kube-double-kubelet");
       thread.setDaemon(true);
       return thread;
     });
     store.onPodChange(change -> {
-      if (!closed && !change.type().equals("DELETED")) {
+      if (closed) {
+        return;
+      }
+      if (!change.type().equals("DELETED")) {
         submit(change.namespace(), change.name());
+      } else {
+        deferred.remove(change.namespace() + "/" + change.name());
+        deferred.forEach(key -> submit(key.split("/", 2)[0], key.split("/", 2)[1])); // room freed: retry
       }
     });
     store.pods().forEach(pod -> submit(pod.path("metadata").path("namespace").asText(),
@@ -84,6 +106,8 @@ public final class KubeletDouble implements AutoCloseable {
    * message; real kubelets say e.g. "Node didn't have enough capacity: cpu, requested: 5000,
    * capacity: 4000"). Pods on the node are re-examined at once, so switching a node back to
    * {@code APPLY} applies the resizes it held, as a kubelet retrying a deferred resize would.
+   * {@code DEFERRED} holds only resizes that change requests: a kubelet admits requests against
+   * allocatable, so a change of limits alone is applied.
    */
   public void answerResizes(String node, ResizeAnswer answer, String message) {
     Objects.requireNonNull(answer, "answer");
@@ -96,6 +120,17 @@ public final class KubeletDouble implements AutoCloseable {
 
   public void answerResizes(String node, ResizeAnswer answer) {
     answerResizes(node, answer, defaultMessage(answer));
+  }
+
+  /**
+   * From now on, an admitted resize shows {@code PodResizeInProgress} this long before it is
+   * actuated (default {@link #DEFAULT_ACTUATION_DELAY}; zero actuates in the same status write).
+   */
+  public void actuationDelay(Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative: " + delay);
+    }
+    this.actuationDelay = delay;
   }
 
   /** How many status writes the kubelet has made (for tests that wait for it to settle). */
@@ -137,37 +172,82 @@ public final class KubeletDouble implements AutoCloseable {
       status.put("observedGeneration", generation);
       return pod;
     }
-    if (!resizeOutstanding(pod, status, generation)) {
+    String uid = pod.path("metadata").path("uid").asText();
+    if (!resizeOutstanding(pod, status, generation) || actuating.contains(uid)) {
+      return pod;
+    }
+    if (!resourcesDiffer(pod, status)) { // desired == actuated: nothing to admit, the generation is seen
+      removeCondition(status, "PodResizePending");
+      removeCondition(status, "PodResizeInProgress");
+      status.put("observedGeneration", generation);
       return pod;
     }
     Program program = programs.getOrDefault(node, APPLY);
-    switch (program.answer()) {
-      case APPLY -> {
-        copyResources(pod, status);
-        removeCondition(status, "PodResizePending");
+    Decision decision = ResizeAdmission.decide(pod, program.answer(), program.message(),
+        store.stored("/api/v1/nodes").stream().filter(n -> node.equals(n.path("metadata").path("name").asText()))
+            .findFirst().map(JsonNode.class::cast),
+        () -> store.pods().stream().filter(p -> node.equals(p.path("spec").path("nodeName").asText()))
+            .map(JsonNode.class::cast).toList());
+    String key = pod.path("metadata").path("namespace").asText() + "/" + pod.path("metadata").path("name").asText();
+    if (decision instanceof Decision.Pending p && p.reason().equals("Deferred")) {
+      deferred.add(key);
+    } else {
+      deferred.remove(key);
+    }
+    if (decision instanceof Decision.Pending pending) {
+      removeCondition(status, "PodResizeInProgress");
+      setCondition(status, "PodResizePending", pending.reason(), pending.message(), generation, now);
+    } else if (decision instanceof Decision.Hold hold) {
+      removeCondition(status, "PodResizePending");
+      copyResources(pod, status, false);
+      setCondition(status, "PodResizeInProgress", hold.reason(), hold.message(), generation, now);
+    } else {
+      removeCondition(status, "PodResizePending");
+      if (actuationDelay.isZero() || inProgressSince(status, generation)) {
+        copyResources(pod, status, true);
         removeCondition(status, "PodResizeInProgress");
-      }
-      case DEFERRED, INFEASIBLE -> {
-        removeCondition(status, "PodResizeInProgress");
-        String reason = program.answer() == ResizeAnswer.DEFERRED ? "Deferred" : "Infeasible";
-        setCondition(status, "PodResizePending", reason, program.message(), generation, now);
-      }
-      case IN_PROGRESS -> {
-        removeCondition(status, "PodResizePending");
-        setCondition(status, "PodResizeInProgress", "", program.message(), generation, now);
+      } else {
+        copyResources(pod, status, false);
+        setCondition(status, "PodResizeInProgress", "", "", generation, now);
+        actuateLater(uid, pod.path("metadata").path("namespace").asText(), pod.path("metadata").path("name").asText());
       }
     }
     status.put("observedGeneration", generation);
     return pod;
   }
 
-  private static boolean resizeOutstanding(ObjectNode pod, ObjectNode status, long generation) {
-    if (status.path("observedGeneration").asLong(0) < generation) {
-      return true;
+  /** The kubelet started actuating this generation's resize (a reasonless InProgress for it). */
+  private static boolean inProgressSince(ObjectNode status, long generation) {
+    for (JsonNode condition : status.path("conditions")) {
+      if ("PodResizeInProgress".equals(condition.path("type").asText())) {
+        return condition.path("reason").asText("").isEmpty()
+            && condition.path("observedGeneration").asLong(-1) == generation;
+      }
     }
+    return false;
+  }
+
+  private void actuateLater(String uid, String namespace, String name) {
+    actuating.add(uid);
+    try {
+      worker.schedule(() -> {
+        actuating.remove(uid);
+        reconcile(namespace, name);
+      }, actuationDelay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      actuating.remove(uid);
+    }
+  }
+
+  private static boolean resizeOutstanding(ObjectNode pod, ObjectNode status, long generation) {
+    return status.path("observedGeneration").asLong(0) < generation || resourcesDiffer(pod, status);
+  }
+
+  /** Whether a container this kubelet runs (one with a status entry) runs other resources than desired. */
+  private static boolean resourcesDiffer(ObjectNode pod, ObjectNode status) {
     for (JsonNode container : pod.path("spec").path("containers")) {
-      JsonNode actual = containerStatus(status, container.path("name").asText()).path("resources");
-      if (!sameResources(container.path("resources"), actual)) {
+      JsonNode entry = containerStatus(status, container.path("name").asText());
+      if (!entry.isMissingNode() && !sameResources(container.path("resources"), entry.path("resources"))) {
         return true;
       }
     }
@@ -215,11 +295,16 @@ public final class KubeletDouble implements AutoCloseable {
     }
   }
 
-  private static void copyResources(ObjectNode pod, ObjectNode status) {
+  /** Allocates the spec's resources ({@code allocatedResources}) and, if {@code actuate}, runs them. */
+  private static void copyResources(ObjectNode pod, ObjectNode status, boolean actuate) {
     for (JsonNode container : pod.path("spec").path("containers")) {
       JsonNode entry = containerStatus(status, container.path("name").asText());
       if (entry instanceof ObjectNode object) {
-        setResources(object, container.path("resources"));
+        if (actuate) {
+          setResources(object, container.path("resources"));
+        } else if (container.path("resources").path("requests").size() > 0) {
+          object.set("allocatedResources", container.path("resources").path("requests").deepCopy());
+        }
       }
     }
   }
@@ -282,6 +367,7 @@ public final class KubeletDouble implements AutoCloseable {
   private static String defaultMessage(ResizeAnswer answer) {
     return switch (answer) {
       case APPLY, IN_PROGRESS -> "";
+      case ACTUATION_ERROR -> "failed to update container resources (programmed by kube-double)";
       case DEFERRED -> "Node didn't have enough resource: cpu (programmed by kube-double)";
       case INFEASIBLE -> "Node didn't have enough capacity: cpu (programmed by kube-double)";
     };

@@ -22,15 +22,20 @@ final class PodUpdateRules {
 
   private PodUpdateRules() {}
 
-  /** 409 when the patch body carries a uid or resourceVersion that does not match the object. */
+  /**
+   * 422 when the patch body carries a uid that is not the object's: a PATCH has no precondition
+   * (only a PUT's {@code Preconditions} give 409), the uid is simply an immutable field
+   * ({@code ValidateObjectMetaUpdate}, run by {@code rest.BeforeUpdate} on every update). 409 when
+   * it carries a stale resourceVersion (the store's optimistic-concurrency check).
+   */
   static void checkPreconditions(JsonNode current, JsonNode patch) {
     JsonNode meta = patch.path("metadata");
     String uid = meta.path("uid").asText("");
     String currentUid = current.path("metadata").path("uid").asText("");
     String name = current.path("metadata").path("name").asText();
     if (!uid.isEmpty() && !uid.equals(currentUid)) {
-      throw new ApiError(409, "Conflict", "Precondition failed: UID in precondition: " + uid
-          + ", UID in object meta: " + currentUid, "pods", name, "").asFailure();
+      throw ApiError.invalid("Pod", name, "metadata.uid",
+          "Invalid value: \"" + uid + "\": field is immutable").asFailure();
     }
     String version = meta.path("resourceVersion").asText("");
     if (!version.isEmpty() && !version.equals(current.path("metadata").path("resourceVersion").asText())) {
@@ -47,6 +52,7 @@ final class PodUpdateRules {
    */
   static void validateResize(ObjectNode current, ObjectNode merged) {
     String name = current.path("metadata").path("name").asText();
+    refuseUnresizablePod(name, current, merged);
     sameContainers(name, "containers", current, merged);
     sameContainers(name, "initContainers", current, merged);
     // Only restartable init containers (sidecars) are resizable, as on a 1.33+ API server.
@@ -89,6 +95,37 @@ final class PodUpdateRules {
     if (!oldQos.equals(QosClass.of(merged.path("spec")).name())) {
       throw ApiError.invalid("Pod", name, "spec",
           "Forbidden: Pod QOS Class may not change as a result of resizing").asFailure();
+    }
+  }
+
+  /**
+   * The pods {@code ValidatePodResize} ({@code pkg/apis/core/validation/validation.go}) refuses
+   * whatever the change: pod-level {@code spec.resources} (with the 1.35 default gates), static
+   * pods (mirror annotation), Windows pods — each alone, with an empty field path — and a pod
+   * whose first running container reports no {@code resources} ({@code isPodResizeRequestSupported}:
+   * its node's kubelet cannot resize).
+   */
+  private static void refuseUnresizablePod(String name, JsonNode current, JsonNode merged) {
+    for (JsonNode pod : new JsonNode[] {current, merged}) {
+      JsonNode podLevel = pod.path("spec").path("resources");
+      if (podLevel.path("requests").size() + podLevel.path("limits").size() > 0) {
+        throw ApiError.invalid("Pod", name, "", "Forbidden: pods with pod-level resources cannot be resized").asFailure();
+      }
+    }
+    if (current.path("metadata").path("annotations").has("kubernetes.io/config.mirror")) {
+      throw ApiError.invalid("Pod", name, "", "Forbidden: static pods cannot be resized").asFailure();
+    }
+    if ("windows".equals(current.path("spec").path("os").path("name").asText())) {
+      throw ApiError.invalid("Pod", name, "", "Forbidden: windows pods cannot be resized").asFailure();
+    }
+    for (JsonNode status : current.path("status").path("containerStatuses")) {
+      if (status.path("state").path("running").isObject()) {
+        if (!status.path("resources").isObject()) {
+          throw ApiError.invalid("Pod", name, "spec",
+              "Forbidden: Pod running on node without support for resize").asFailure();
+        }
+        break;
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package dev.kubeheadroom.kubedouble;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 
 /** Resource quantities as the API server reads and stores them. */
 final class Quantities {
@@ -38,5 +39,27 @@ final class Quantities {
       return milli.toBigIntegerExact() + "m";
     }
     return quantity;
+  }
+
+  /**
+   * A quantity of {@code resource} as the API server prints a computed one ({@code Quantity.String()}
+   * of a sum): CPU canonical, other amounts in the largest binary suffix that divides them.
+   */
+  static String format(String resource, BigDecimal amount) {
+    if (resource.equals("cpu") || resource.endsWith(".cpu")) {
+      return canonicalCpu(amount.toPlainString());
+    }
+    if (amount.stripTrailingZeros().scale() > 0) {
+      return amount.toPlainString();
+    }
+    BigInteger whole = amount.toBigIntegerExact();
+    String[] suffixes = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
+    for (int i = 0; i < suffixes.length; i++) {
+      BigInteger unit = BigInteger.valueOf(1024).pow(suffixes.length - i);
+      if (whole.signum() != 0 && whole.mod(unit).signum() == 0) {
+        return whole.divide(unit) + suffixes[i];
+      }
+    }
+    return whole.toString();
   }
 }

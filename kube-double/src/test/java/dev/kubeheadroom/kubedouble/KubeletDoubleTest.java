@@ -11,6 +11,8 @@ import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -92,14 +94,20 @@ class KubeletDoubleTest {
     });
   }
 
+  private Pod resizeRequestAndLimit(String name, String cpuRequest, String cpuLimit) {
+    return api.client().pods().inNamespace(NS).withName(name).subresource("resize")
+        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"spec\":{\"containers\":[{\"name\":\"app\","
+            + "\"resources\":{\"requests\":{\"cpu\":\"" + cpuRequest + "\"},\"limits\":{\"cpu\":\""
+            + cpuLimit + "\"}}}]}}");
+  }
+
   @Test
   void aNodeProgrammedToDeferAnswersPodResizePendingDeferredAndAppliesOnceReleased() {
-    // given
+    // given: Deferred is about admitting requests, so the resize raises the request too
     runningPod("web-1", "n1");
     kubelet.answerResizes("n1", ResizeAnswer.DEFERRED);
     // when
-    Pod resized = api.client().pods().inNamespace(NS).resource(cpuLimitOnly("web-1", "app", "3"))
-        .subresource("resize").patch(headroomApply());
+    Pod resized = resizeRequestAndLimit("web-1", "1", "3");
     // then
     await().atMost(WAIT).untilAsserted(() -> {
       Pod pod = stored("web-1");
@@ -118,6 +126,22 @@ class KubeletDoubleTest {
       assertThat(condition(pod, "PodResizePending")).isEmpty();
       assertThat(pod.getStatus().getContainerStatuses().get(0).getResources().getLimits())
           .containsEntry("cpu", new Quantity("3"));
+    });
+  }
+
+  @Test
+  void aNodeProgrammedToDeferStillAppliesAChangeOfLimitsAlone() {
+    // pkg/kubelet/allocation/allocation_manager.go canResizePod: only requests are admitted
+    // against allocatable, so a limit-only resize fits whenever the pod already runs.
+    runningPod("web-1", "n1");
+    kubelet.answerResizes("n1", ResizeAnswer.DEFERRED);
+    api.client().pods().inNamespace(NS).resource(cpuLimitOnly("web-1", "app", "3"))
+        .subresource("resize").patch(headroomApply());
+    await().atMost(WAIT).untilAsserted(() -> {
+      Pod pod = stored("web-1");
+      assertThat(pod.getStatus().getContainerStatuses().get(0).getResources().getLimits())
+          .containsEntry("cpu", new Quantity("3"));
+      assertThat(condition(pod, "PodResizePending")).isEmpty();
     });
   }
 

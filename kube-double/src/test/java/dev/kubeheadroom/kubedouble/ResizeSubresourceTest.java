@@ -170,14 +170,36 @@ class ResizeSubresourceTest {
   }
 
   @Test
-  void aUidPreconditionThatDoesNotMatchIsAConflict() {
+  void aUidInThePatchBodyThatDoesNotMatchIsRefusedAsImmutable() {
+    // A PATCH carries no precondition (only a PUT's gives 409 "Precondition failed"); a uid in the
+    // body is a change of metadata.uid, which ValidateObjectMetaUpdate refuses
+    // (staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go, run by rest.BeforeUpdate).
+    // The double answered 409 before; a real server answers 422.
     create(burstable("web-1", "n1", "500m", "1"));
     Pod body = new PodBuilder(cpuLimitOnly("web-1", "app", "2")).editMetadata()
         .withUid("00000000-0000-0000-0000-000000000000").endMetadata().build();
     assertThatThrownBy(() -> resize(body))
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(422);
+          assertThat(e.getMessage()).contains("metadata.uid: Invalid value: "
+              + "\"00000000-0000-0000-0000-000000000000\": field is immutable");
+        });
+    assertThat(api.pod(NS, "web-1").orElseThrow().getSpec().getContainers().get(0).getResources().getLimits())
+        .containsEntry("cpu", new Quantity("1"));
+  }
+
+  @Test
+  void aStaleResourceVersionInThePatchBodyIsAConflict() {
+    // The store's optimistic concurrency (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+    // Update): a resourceVersion in the object that is not the stored one is 409.
+    Pod created = create(burstable("web-1", "n1", "500m", "1"));
+    resize(cpuLimitOnly("web-1", "app", "2"));
+    Pod body = new PodBuilder(cpuLimitOnly("web-1", "app", "3")).editMetadata()
+        .withResourceVersion(created.getMetadata().getResourceVersion()).endMetadata().build();
+    assertThatThrownBy(() -> resize(body))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
           assertThat(e.getCode()).isEqualTo(409);
-          assertThat(e.getMessage()).contains("Precondition failed: UID in precondition");
+          assertThat(e.getMessage()).contains("the object has been modified");
         });
   }
 
