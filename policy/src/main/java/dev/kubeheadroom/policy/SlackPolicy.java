@@ -78,9 +78,10 @@ public final class SlackPolicy {
     hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
 
     if (slack <= 0 || managedRequests <= 0) {
-      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
-      // off-grid request up to the next quantum would hand out slack the node does not have.
-      return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, request);
+      // Nothing to share: raw = request (seed §5.4), still quantized within [request, hi] like
+      // every target (policy.md step 4): 1005m → 1010m, while 1004m stays 1004m (never below).
+      long target = quantize(request, request, hi, config.quantumMilli());
+      return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, target);
     }
     double proportional = (double) slack * request / managedRequests;
     double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
@@ -92,19 +93,23 @@ public final class SlackPolicy {
         raw > hi ? bound : TargetTrace.Bound.NONE, target);
   }
 
-  /** Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4). */
-  static long quantize(long raw, long request, long hi, long quantum) {
+  /**
+   * Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4): the one
+   * quantize step, which the webhook's birth limit calls too.
+   */
+  public static long quantize(long raw, long request, long hi, long quantum) {
     if (quantum <= 0) {
       return raw;
     }
-    long t = ((raw + quantum / 2) / quantum) * quantum;
+    // ((raw + q/2) / q) · q, written so that no intermediate can overflow near Long.MAX_VALUE.
+    long rem = Math.floorMod(raw, quantum);
+    long down = raw - rem;
+    boolean roundsUp = rem >= quantum - quantum / 2;
+    long t = roundsUp && down <= hi - quantum ? down + quantum : down; // up and over hi: back one
     if (t > hi) {
       t -= quantum;
     }
-    if (t < request) {
-      t = request;
-    }
-    return t;
+    return Math.max(t, request);
   }
 
   static Decision deadband(PodInput pod, long target, PolicyConfig config) {

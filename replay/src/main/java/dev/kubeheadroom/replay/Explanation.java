@@ -104,7 +104,8 @@ public record Explanation(
     }
     long r = trace.requestMilli();
     if (!trace.shared()) {
-      out.printf(Locale.ROOT, "Nothing to share (S = 0): target = request = %s%n", cpu(r));
+      out.printf(Locale.ROOT, "Nothing to share (S = 0): raw = request = %s, cap = %s%n", cpu(r),
+          cpu(trace.capMilli()));
     } else {
       out.printf(Locale.ROOT, "  proportional share  S·r/M = %s·%s/%s = %.1fm%n", cpu(slackMilli), cpu(r),
           cpu(managedRequestsMilli), trace.proportionalMilli());

@@ -3,6 +3,7 @@ package dev.kubeheadroom.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -39,8 +40,9 @@ import java.util.OptionalLong;
  *       of the pod's {@code kube-headroom.dev/max-cpu} cap (the cap is for the whole pod, so limits
  *       already set on its other containers use part of it); never below {@code r}. An
  *       unparseable or zero annotation is ignored.
- *   <li>{@code raw = min(raw, hi)}; quantize to the nearest {@code quantum}, one quantum back if
- *       that crosses {@code hi}, never below {@code r} (policy.md, step 4).
+ *   <li>{@code raw = min(raw, hi)}; quantized by the policy's own step 4
+ *       ({@link SlackPolicy#quantize}): the nearest {@code quantum}, one quantum back if that
+ *       crosses {@code hi}, never below {@code r}.
  *   <li>A result equal to {@code r} seeds nothing: the container keeps no limit, so the pod stays
  *       Burstable and the controller can still raise it later.
  * </ol>
@@ -133,7 +135,7 @@ public final class BirthLimit {
       }
       hi = Math.max(hi, r);
       long raw = Math.min(Math.round(r * multiplier), hi);
-      long limit = quantize(Math.max(raw, r), r, hi, config.quantumMilli());
+      long limit = SlackPolicy.quantize(Math.max(raw, r), r, hi, config.quantumMilli());
       if (limit <= r) {
         continue;
       }
@@ -154,18 +156,6 @@ public final class BirthLimit {
   static double multiplier(ClusterConfig config) {
     double m = config.webhook().initialMultiplier();
     return config.maxMultiplier() > 0 ? Math.min(m, config.maxMultiplier()) : m;
-  }
-
-  /** policy.md step 4: nearest quantum, back one if above {@code hi}, never below {@code request}. */
-  static long quantize(long raw, long request, long hi, long quantum) {
-    if (quantum <= 0 || raw > Long.MAX_VALUE - quantum) {
-      return raw;
-    }
-    long t = ((raw + quantum / 2) / quantum) * quantum;
-    if (t > hi) {
-      t -= quantum;
-    }
-    return Math.max(t, request);
   }
 
   /** floor(budget · request / total): the seeded containers' parts never sum above the budget. */

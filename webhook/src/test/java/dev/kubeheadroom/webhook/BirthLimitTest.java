@@ -65,6 +65,15 @@ class BirthLimitTest {
   }
 
   @Test
+  void offGridRequestIsQuantizedByThePolicysOwnStep() {
+    // 1005m × 1.001 = 1006m → 1010m: the policy's step 4 (policy.md), the same as a target at
+    // slack 0 gets; a limit above the request, so it is seeded
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "1005m", null), TEAM_A, config(true, 1.001, 10, 10));
+    assertThat(limit(d, 0)).isEqualTo(dev.kubeheadroom.policy.SlackPolicy.quantize(1_006, 1_005, Long.MAX_VALUE, 10))
+        .isEqualTo(1_010);
+  }
+
+  @Test
   void maxMultiplierZeroMeansNoCapOnTheInitialMultiplier() {
     assertThat(limit(BirthLimit.decide(pod(Map.of(), "500m", null), TEAM_A, config(true, 20, 0, 10)), 0))
         .isEqualTo(10_000);
