@@ -28,7 +28,15 @@ public final class PodPlanner {
         return new PodPlan(0, false, Reason.QOS_GUARD, List.of());
       }
       long step = config.quantumMilli() > 0 ? config.quantumMilli() : 1;
-      effective = SlackPolicy.deadband(pod, target + step, config);
+      long raised = target + step;
+      if (pod.userCapMilli() > 0 && raised > pod.userCapMilli()) {
+        // The cap may be a LimitRange the API server enforces: raise only as far as it allows.
+        raised = pod.userCapMilli();
+      }
+      if (raised <= target) {
+        return new PodPlan(pod.currentLimitMilli(), false, Reason.QOS_GUARD, List.of());
+      }
+      effective = SlackPolicy.deadband(pod, raised, config);
     }
     if (!effective.apply()) {
       return new PodPlan(effective.targetLimitMilli(), false, effective.reason(), List.of());

@@ -116,7 +116,7 @@ public record Explanation(
         case NONE -> " (not reached)";
         case ALLOCATABLE -> " (node allocatable: bound)";
         case MAX_MULTIPLIER -> " (request × maxMultiplier " + config.maxMultiplier() + ": bound)";
-        case USER_CAP -> " (max-cpu annotation / LimitRange max: bound)";
+        case USER_CAP -> " (max-cpu annotation / LimitRange caps: bound)";
       });
     }
     out.printf(Locale.ROOT, "  target (quantized to %dm) = %s%n", config.quantumMilli(), cpu(trace.targetMilli()));
