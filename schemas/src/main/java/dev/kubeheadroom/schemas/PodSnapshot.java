@@ -1,6 +1,8 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,9 @@ import java.util.Map;
  * @param owners owner references
  * @param containers init containers (incl. sidecars) in spec order, then app containers
  * @param resize the kubelet's view of the last resize
+ * @param podLevelResources {@code spec.resources} sets requests or limits: the API server refuses
+ *     to resize such a pod (422), so it is never managed. Added to schema 1 (additive): a record
+ *     written before it reads as false.
  */
 public record PodSnapshot(
     String uid,
@@ -40,7 +45,8 @@ public record PodSnapshot(
     boolean vpaControlsLimits,
     List<OwnerRef> owners,
     List<ContainerSnapshot> containers,
-    ResizeStatus resize)
+    ResizeStatus resize,
+    @JsonSetter(nulls = Nulls.AS_EMPTY) boolean podLevelResources)
     implements NodeEvent {
 
   public static final String QOS_BURSTABLE = "Burstable";
@@ -56,6 +62,15 @@ public record PodSnapshot(
     owners = Require.list(owners);
     containers = Require.list(containers);
     resize = resize == null ? ResizeStatus.NONE : resize;
+  }
+
+  /** A pod without pod-level resources (nearly every pod). */
+  public PodSnapshot(String uid, String namespace, String name, String node, String phase,
+      String qosClass, String resourceVersion, long generation, String mode, long maxCpuMilli,
+      String maxCpuInvalid, boolean vpaControlsLimits, List<OwnerRef> owners,
+      List<ContainerSnapshot> containers, ResizeStatus resize) {
+    this(uid, namespace, name, node, phase, qosClass, resourceVersion, generation, mode, maxCpuMilli,
+        maxCpuInvalid, vpaControlsLimits, owners, containers, resize, false);
   }
 
   /** {@code namespace/name}, for logs and metrics. */
@@ -107,7 +122,8 @@ public record PodSnapshot(
   /** The same pod with other containers (a simulated resize, or a snapshot confirming one). */
   public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
-        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize);
+        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize,
+        podLevelResources);
   }
 
   /**
@@ -135,7 +151,7 @@ public record PodSnapshot(
     PodSnapshot p = withCpuLimits(limits);
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
         generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
-        resize);
+        resize, podLevelResources);
   }
 
   /** Equal in every field a decision depends on (ignores resourceVersion). */
@@ -146,6 +162,6 @@ public record PodSnapshot(
 
   private PodSnapshot withResourceVersion(String rv) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
-        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize);
+        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources);
   }
 }

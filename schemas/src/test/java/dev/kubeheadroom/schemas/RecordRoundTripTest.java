@@ -50,6 +50,18 @@ class RecordRoundTripTest {
   }
 
   @Test
+  void aPodWrittenBeforePodLevelResourcesReadsAsWithout() throws Exception {
+    // given a pod record as an older ingest wrote it: no podLevelResources field
+    ObjectNode tree = (ObjectNode) JsonCodec.mapper().readTree(JsonCodec.encode(Samples.pod()));
+    assertThat(tree.get("podLevelResources").asBoolean(true)).isFalse();
+    tree.remove("podLevelResources");
+    // when
+    NodeEvent read = events.deserialize("t", JsonCodec.mapper().writeValueAsBytes(tree));
+    // then
+    assertThat(read).isEqualTo(Samples.pod());
+  }
+
+  @Test
   void aNamespaceWrittenBeforeThePodMaxAndRatioReadsWithoutThem() {
     // given a schema-1 namespace record as an older ingest wrote it (no pod max, no ratio)
     byte[] old = ("{\"schemaVersion\":1,\"name\":\"team-a\",\"labels\":{},"

@@ -28,6 +28,9 @@ public final class Eligibility {
     if (HeadroomKeys.UNMANAGED.equals(pod.mode())) {
       return "pod-opted-out";
     }
+    if (pod.podLevelResources()) {
+      return "pod-level-resources"; // the API server refuses to resize such a pod (422)
+    }
     if (!PodSnapshot.QOS_BURSTABLE.equals(pod.qosClass())) {
       return "not-burstable";
     }
