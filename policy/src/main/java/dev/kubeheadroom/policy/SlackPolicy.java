@@ -9,6 +9,9 @@ import java.util.List;
  * <p>Steps, in pipeline order: node aggregates → raw target (proportional share of slack, with the
  * slack-aware floor) → caps (multiplier, allocatable, user cap; the request is the hard floor) →
  * quantization → deadband.
+ *
+ * <p>Any quantities the API server accepts are valid input, up to the 64-bit millicore range:
+ * sums saturate at {@link Long#MAX_VALUE} ({@link Saturating}) rather than overflow.
  */
 public final class SlackPolicy {
 
@@ -39,9 +42,9 @@ public final class SlackPolicy {
     long managedRequests = 0;
     int managed = 0;
     for (PodInput pod : pods) {
-      total = Math.addExact(total, pod.requestMilli());
+      total = Saturating.add(total, pod.requestMilli());
       if (pod.managed()) {
-        managedRequests = Math.addExact(managedRequests, pod.requestMilli());
+        managedRequests = Saturating.add(managedRequests, pod.requestMilli());
         managed++;
       }
     }
@@ -86,7 +89,7 @@ public final class SlackPolicy {
     double proportional = (double) slack * request / managedRequests;
     double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
     long burst = roundHalfAwayFromZero(Math.max(proportional, floor));
-    long raw = request + burst;
+    long raw = Saturating.add(request, burst);
     long clamped = Math.min(Math.max(raw, request), hi);
     long target = quantize(clamped, request, hi, config.quantumMilli());
     return new TargetTrace(request, true, proportional, floor, burst, raw, hi,

@@ -157,7 +157,7 @@ public record Explanation(
         if (c.cpuLimitMilli() == 0) {
           return "none";
         }
-        sum += c.cpuLimitMilli();
+        sum = dev.kubeheadroom.policy.Saturating.add(sum, c.cpuLimitMilli());
       }
     }
     return cpu(sum);

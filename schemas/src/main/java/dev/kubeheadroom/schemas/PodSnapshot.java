@@ -3,6 +3,7 @@ package dev.kubeheadroom.schemas;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import dev.kubeheadroom.policy.Saturating;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +99,8 @@ public record PodSnapshot(
 
   /**
    * The pod's effective CPU request as the scheduler books it: max(Σ app + Σ sidecar, max over
-   * init containers of (its request + the sidecars started before it)).
+   * init containers of (its request + the sidecars started before it)). Saturates at
+   * {@link Long#MAX_VALUE}: the API server accepts requests up to the 64-bit millicore range.
    */
   @JsonIgnore
   public long effectiveRequestMilli() {
@@ -107,13 +109,13 @@ public record PodSnapshot(
     long running = 0;
     for (ContainerSnapshot c : containers) {
       switch (c.kind()) {
-        case INIT -> initPeak = Math.max(initPeak, c.cpuRequestMilli() + sidecarsSoFar);
+        case INIT -> initPeak = Math.max(initPeak, Saturating.add(c.cpuRequestMilli(), sidecarsSoFar));
         case SIDECAR -> {
-          sidecarsSoFar += c.cpuRequestMilli();
-          running += c.cpuRequestMilli();
+          sidecarsSoFar = Saturating.add(sidecarsSoFar, c.cpuRequestMilli());
+          running = Saturating.add(running, c.cpuRequestMilli());
           initPeak = Math.max(initPeak, sidecarsSoFar);
         }
-        case APP -> running += c.cpuRequestMilli();
+        case APP -> running = Saturating.add(running, c.cpuRequestMilli());
       }
     }
     return Math.max(running, initPeak);
