@@ -121,24 +121,6 @@ class PreflightCommandTest {
   }
 
   @Test
-  void aPodMaxAndALimitToRequestRatioWarnToo() {
-    // given a LimitRange whose Pod max and Container ratio LimitRanger enforces on every resize
-    seed.limitRanges().inNamespace("team-a").resource(new LimitRangeBuilder()
-        .withNewMetadata().withName("caps").withNamespace("team-a").endMetadata()
-        .withNewSpec()
-        .addNewLimit().withType("Pod").withMax(Map.of("cpu", new Quantity("6"))).endLimit()
-        .addNewLimit().withType("Container").withMaxLimitRequestRatio(Map.of("cpu", new Quantity("2.5"))).endLimit()
-        .endSpec().build()).create();
-
-    CliRun r = preflight("--output", "json");
-
-    Result limitRange = row(results(r), "limitrange");
-    assertThat(limitRange.status()).isEqualTo(Status.WARN);
-    assertThat(limitRange.finding()).isEqualTo("limits will plateau at 6 in team-a (LimitRange caps, Pod max.cpu)"
-        + ", limit/request 2.5 in team-a (LimitRange caps, Container maxLimitRequestRatio.cpu)");
-  }
-
-  @Test
   void windowsStaticCpuManagerAndOldKubeletNodesRunningManagedPodsWarnThatTheirPodsStayUnmanaged() {
     node("win-1", Map.of("kubernetes.io/os", "windows"));
     node("numa-1", Map.of("kubernetes.io/os", "linux", "kube-headroom.dev/cpu-manager-policy", "static"));
