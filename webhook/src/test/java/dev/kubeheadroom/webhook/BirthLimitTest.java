@@ -137,6 +137,19 @@ class BirthLimitTest {
   }
 
   @Test
+  void quantitiesNearAndPastTheLongRangeGiveADecisionNeverAnException() {
+    // issue #12: the API server stores such quantities (apimachinery caps what int64 cannot hold)
+    BirthDecision huge = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "1e30"),
+        "9000000000000000", null, "9000000000000000", null, "1e30", "1e30"), limitRanged(0, Long.MAX_VALUE, 1_500),
+        enforcing());
+    // the capped 1e30 limit already uses the whole capped annotation and pod max: nothing to seed
+    assertThat(huge).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    BirthDecision small = BirthLimit.decide(pod(Map.of(), "500m", null, "1", "9223372036854775807m"),
+        limitRanged(0, 0, 0), enforcing());
+    assertThat(limit(small, 0)).isEqualTo(1_000);
+  }
+
+  @Test
   void zeroCpuRequestIsNotSeeded() {
     BirthDecision d = BirthLimit.decide(pod(Map.of(), "0", null), TEAM_A, enforcing());
     assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
