@@ -37,7 +37,9 @@ public final class DecisionVerifier {
       } else if (!re.apply() && !"qos-guard".equals(c.reason())) {
         problems.add(c.namespace() + "/" + c.name() + ": recorded a change, re-derived " + re.reason().wireName());
       } else if (re.targetLimitMilli() != c.targetMilli()
-          && Saturating.add(re.targetLimitMilli(), quantum) != c.targetMilli()) { // + one quantum: the QoS guard
+          // the QoS guard: up to one quantum more (less when the pod's cap stops the raise)
+          && !(c.targetMilli() > re.targetLimitMilli()
+              && c.targetMilli() <= Saturating.add(re.targetLimitMilli(), quantum))) {
         problems.add(c.namespace() + "/" + c.name() + ": recorded target " + c.targetMilli()
             + "m, re-derived " + re.targetLimitMilli() + "m");
       }
