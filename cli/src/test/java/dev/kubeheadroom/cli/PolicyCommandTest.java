@@ -83,6 +83,24 @@ class PolicyCommandTest {
   }
 
   @Test
+  void requestOnAFullNodeIsQuantizedLikeEveryTarget() {
+    // given issue #17's node: a managed 1005m pod and an unmanaged 1000m pod fill 2 cores
+    String input = json("{'allocatableMilli': 2000, 'pods': [" + pod("a/x", 1_005) + ", "
+        + "{'key': 'a/y', 'requestMilli': 1000, 'currentLimitMilli': 0, 'managed': false, 'userCapMilli': 0}]}");
+    // when
+    Run run = run(input);
+    // then slack is 0 and the target is the request through step 4: 1010m (policy.md)
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.stdout()).isEqualTo(json(
+        "{'slackMilli': 0, 'managedRequestsMilli': 1005, 'managedPods': 1, 'factor': 1.0,\n"
+            + " 'decisions': [\n"
+            + "  {'key': 'a/x', 'targetLimitMilli': 1010, 'apply': true, 'reason': 'set'}]}\n"));
+    // and a 1004m request stays 1004m: rounding down would go below the request
+    Run down = run(input.replace("1005", "1004").replace("\"allocatableMilli\": 2000", "\"allocatableMilli\": 2004"));
+    assertThat(down.stdout()).contains("\"targetLimitMilli\": 1004");
+  }
+
+  @Test
   void outputIsJsonWithTheContractsFieldsInOrder() throws IOException {
     // when
     JsonNode result = JSON.readTree(run(WORKED_EXAMPLE).stdout());

@@ -55,6 +55,32 @@ class SimulateCommandTest {
     assertThat(d.get("pods")).hasSize(2);
   }
 
+  /**
+   * Issue #12: quantities near and past the 64-bit millicore range, which the API server accepts
+   * (apimachinery caps what it cannot hold), never end the run: "huge" (two containers of
+   * 9000000000000000 cores) and "beyond" (a request past the range) are skipped by name; a
+   * request that is no quantity at all and a line that is no JSON are counted as malformed.
+   */
+  @Test
+  void absurdQuantitiesFinishTheRunAndUnreadableLinesAreMalformed() throws Exception {
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("absurd-quantities.jsonl").toString(),
+        "--output", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr()).contains("line 6:").contains("\"lots\"").contains("line 7:")
+        .doesNotContain("internal error");
+    JsonNode d = JSON.readTree(r.stdout());
+    assertThat(d.get("summary").toString())
+        .isEqualTo("{\"events\":5,\"malformed\":2,\"decisions\":1,\"patches\":1}");
+    assertThat(List.of(d.get("pods").get(0).get("name").asText(), d.get("pods").get(1).get("name").asText(),
+        d.get("pods").get(2).get("name").asText())).containsExactly("beyond", "huge", "web");
+    assertThat(d.get("pods").get(0).get("managed").asBoolean()).isFalse();
+    assertThat(d.get("pods").get(0).get("containers").get(0).get("requestMilli").asLong())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(d.get("pods").get(1).get("managed").asBoolean()).isFalse();
+    assertThat(d.get("pods").get(2).get("containers").get(0).get("limitMilli").asLong()).isEqualTo(1_000);
+    assertThat(d.get("nodes").get(0).get("slackMilli").asLong()).isZero();
+  }
+
   @Test
   void theShippedExamplePrintsATableForPeople() {
     CliRun r = CliRun.run("simulate", "--watch-log", Path.of("../docs/examples/two-nodes.jsonl").toString(),

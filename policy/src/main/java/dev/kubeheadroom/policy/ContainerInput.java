@@ -23,11 +23,11 @@ public record ContainerInput(
     }
   }
 
-  /** Σ request over the containers. */
+  /** Σ request over the containers, saturating at {@link Long#MAX_VALUE}. */
   public static long podRequestMilli(List<ContainerInput> containers) {
     long sum = 0;
     for (ContainerInput c : containers) {
-      sum = Math.addExact(sum, c.requestMilli());
+      sum = Saturating.add(sum, c.requestMilli());
     }
     return sum;
   }
@@ -43,7 +43,7 @@ public record ContainerInput(
         if (c.currentLimitMilli() <= 0) {
           return 0;
         }
-        sum = Math.addExact(sum, c.currentLimitMilli());
+        sum = Saturating.add(sum, c.currentLimitMilli());
       }
     }
     return sum;

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.policy;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +29,15 @@ public final class PodPlanner {
         return new PodPlan(0, false, Reason.QOS_GUARD, List.of());
       }
       long step = config.quantumMilli() > 0 ? config.quantumMilli() : 1;
-      effective = SlackPolicy.deadband(pod, target + step, config);
+      long raised = Saturating.add(target, step);
+      if (pod.userCapMilli() > 0 && raised > pod.userCapMilli()) {
+        // The cap may be a LimitRange the API server enforces: raise only as far as it allows.
+        raised = pod.userCapMilli();
+      }
+      if (raised <= target) {
+        return new PodPlan(pod.currentLimitMilli(), false, Reason.QOS_GUARD, List.of());
+      }
+      effective = SlackPolicy.deadband(pod, raised, config);
     }
     if (!effective.apply()) {
       return new PodPlan(effective.targetLimitMilli(), false, effective.reason(), List.of());
@@ -50,22 +59,16 @@ public final class PodPlanner {
    * in the remainder go to the earlier container, keeping the split deterministic.
    */
   public static long[] split(long targetMilli, List<ContainerInput> containers) {
-    long total = ContainerInput.podRequestMilli(containers);
     long[] parts = new long[containers.size()];
-    if (total == 0) {
+    long[] remainders = new long[containers.size()];
+    if (!floors(targetMilli, containers, parts, remainders)) {
       return parts;
     }
     long assigned = 0;
-    long[] remainders = new long[containers.size()];
-    for (int i = 0; i < parts.length; i++) {
-      long request = containers.get(i).requestMilli();
-      // targetMilli * request fits in a long for any real CPU quantity (< 2^31 milli each).
-      long product = Math.multiplyExact(targetMilli, request);
-      parts[i] = product / total;
-      remainders[i] = product % total;
-      assigned += parts[i];
+    for (long part : parts) {
+      assigned += part; // Σ floor(T·r/R) ≤ T: cannot overflow
     }
-    long leftover = targetMilli - assigned;
+    long leftover = targetMilli - assigned; // < the container count: the fractions sum to it
     while (leftover > 0) {
       int best = -1;
       for (int i = 0; i < parts.length; i++) {
@@ -78,6 +81,44 @@ public final class PodPlanner {
       leftover--;
     }
     return parts;
+  }
+
+  /**
+   * Fills each container's floor(T·r/R) and remainder (T·r mod R); false when R = 0. Exact at any
+   * quantity: in longs when T·r and R fit (every real pod), else in {@link BigInteger}.
+   */
+  private static boolean floors(long target, List<ContainerInput> containers, long[] parts,
+      long[] remainders) {
+    long total = 0;
+    boolean fits = true;
+    for (ContainerInput c : containers) {
+      total = Saturating.add(total, c.requestMilli());
+      fits &= total < Long.MAX_VALUE
+          && Saturating.multiply(target, c.requestMilli()) < Long.MAX_VALUE;
+    }
+    if (total == 0) {
+      return false;
+    }
+    if (fits) {
+      for (int i = 0; i < parts.length; i++) {
+        long product = target * containers.get(i).requestMilli();
+        parts[i] = product / total;
+        remainders[i] = product % total;
+      }
+      return true;
+    }
+    BigInteger exactTotal = BigInteger.ZERO;
+    for (ContainerInput c : containers) {
+      exactTotal = exactTotal.add(BigInteger.valueOf(c.requestMilli()));
+    }
+    for (int i = 0; i < parts.length; i++) {
+      BigInteger[] qr = BigInteger.valueOf(target)
+          .multiply(BigInteger.valueOf(containers.get(i).requestMilli())).divideAndRemainder(exactTotal);
+      parts[i] = qr[0].longValue(); // ≤ T
+      // The remainder is below R, which may exceed a long: only the order matters, so saturate.
+      remainders[i] = qr[1].bitLength() < 63 ? qr[1].longValue() : Long.MAX_VALUE - 1;
+    }
+    return true;
   }
 
   /** True when limits == requests for CPU while memory is already equal: the Guaranteed shape. */

@@ -9,6 +9,9 @@ import java.util.List;
  * <p>Steps, in pipeline order: node aggregates → raw target (proportional share of slack, with the
  * slack-aware floor) → caps (multiplier, allocatable, user cap; the request is the hard floor) →
  * quantization → deadband.
+ *
+ * <p>Any quantities the API server accepts are valid input, up to the 64-bit millicore range:
+ * sums saturate at {@link Long#MAX_VALUE} ({@link Saturating}) rather than overflow.
  */
 public final class SlackPolicy {
 
@@ -39,9 +42,9 @@ public final class SlackPolicy {
     long managedRequests = 0;
     int managed = 0;
     for (PodInput pod : pods) {
-      total = Math.addExact(total, pod.requestMilli());
+      total = Saturating.add(total, pod.requestMilli());
       if (pod.managed()) {
-        managedRequests = Math.addExact(managedRequests, pod.requestMilli());
+        managedRequests = Saturating.add(managedRequests, pod.requestMilli());
         managed++;
       }
     }
@@ -78,33 +81,38 @@ public final class SlackPolicy {
     hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
 
     if (slack <= 0 || managedRequests <= 0) {
-      // Nothing to share: the limit is the request (seed §5.4). Not quantized, since rounding an
-      // off-grid request up to the next quantum would hand out slack the node does not have.
-      return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, request);
+      // Nothing to share: raw = request (seed §5.4), still quantized within [request, hi] like
+      // every target (policy.md step 4): 1005m → 1010m, while 1004m stays 1004m (never below).
+      long target = quantize(request, request, hi, config.quantumMilli());
+      return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, target);
     }
     double proportional = (double) slack * request / managedRequests;
     double floor = Math.min((double) config.minBurstFloorMilli(), (double) slack / stats.managedPods());
     long burst = roundHalfAwayFromZero(Math.max(proportional, floor));
-    long raw = request + burst;
+    long raw = Saturating.add(request, burst);
     long clamped = Math.min(Math.max(raw, request), hi);
     long target = quantize(clamped, request, hi, config.quantumMilli());
     return new TargetTrace(request, true, proportional, floor, burst, raw, hi,
         raw > hi ? bound : TargetTrace.Bound.NONE, target);
   }
 
-  /** Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4). */
-  static long quantize(long raw, long request, long hi, long quantum) {
+  /**
+   * Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4): the one
+   * quantize step, which the webhook's birth limit calls too.
+   */
+  public static long quantize(long raw, long request, long hi, long quantum) {
     if (quantum <= 0) {
       return raw;
     }
-    long t = ((raw + quantum / 2) / quantum) * quantum;
+    // ((raw + q/2) / q) · q, written so that no intermediate can overflow near Long.MAX_VALUE.
+    long rem = Math.floorMod(raw, quantum);
+    long down = raw - rem;
+    boolean roundsUp = rem >= quantum - quantum / 2;
+    long t = roundsUp && down <= hi - quantum ? down + quantum : down; // up and over hi: back one
     if (t > hi) {
       t -= quantum;
     }
-    if (t < request) {
-      t = request;
-    }
-    return t;
+    return Math.max(t, request);
   }
 
   static Decision deadband(PodInput pod, long target, PolicyConfig config) {

@@ -10,7 +10,7 @@ package dev.kubeheadroom.policy;
  * @param proportionalMilli slack · request / M (0 when not shared)
  * @param floorMilli min(minBurstFloor, slack / N) (0 when not shared)
  * @param burstMilli round(max(proportional, floor))
- * @param rawMilli request + burst, before caps
+ * @param rawMilli request + burst, before caps (the request itself when not shared)
  * @param capMilli the effective cap: min(allocatable, request · maxMultiplier, userCap), never
  *     below the request
  * @param boundBy which cap bound the raw value, or {@link Bound#NONE}

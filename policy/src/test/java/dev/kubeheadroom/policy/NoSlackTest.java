@@ -9,8 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A node without slack: every managed limit is its request (design seed §5.4, last bullet;
- * policy.md, "slack = 0 ⇒ every target = request").
+ * A node without slack: every managed limit is its request passed through the quantize step
+ * (design seed §5.4, last bullet; policy.md, "slack = 0 ⇒ every target is its request passed
+ * through step 4").
  */
 class NoSlackTest {
 
@@ -49,14 +50,45 @@ class NoSlackTest {
             tuple(6_000L, Reason.UNCHANGED));
   }
 
+  @ParameterizedTest(name = "request {0}m → {1}m")
+  @CsvSource({
+    "1005, 1010", // the issue #17 example: rounds half up to the grid
+    "1004, 1004", // rounding down would go below the request: the request stays
+    "1235, 1240",
+    "1000, 1000",
+  })
+  void offGridRequestIsQuantizedWithinRequestAndCapWhenTheNodeHasNoSlack(
+      long requestMilli, long expectedMilli) {
+    // given an off-grid pod next to an unmanaged pod that books the rest of the node exactly
+    List<PodInput> pods = List.of(managed("odd", requestMilli, 0), unmanaged("u", 1_000));
+    // when
+    NodeResult result =
+        SlackPolicy.computeNode(requestMilli + 1_000, pods, PolicyConfig.DEFAULTS);
+    // then step 4 applies as to every target: nearest 10m, never below the request
+    assertThat(result.stats().slackMilli()).isZero();
+    assertThat(result.decisions()).containsExactly(
+        new Decision("odd", expectedMilli, true, Reason.SET));
+  }
+
   @Test
-  void offGridRequestIsNotRoundedUpToTheQuantumWhenTheNodeHasNoSlack() {
-    // given a 1235m pod (not a multiple of the 10m quantum) on an exactly booked node
-    List<PodInput> pods = List.of(managed("odd", 1_235, 1_235), unmanaged("u", 2_765));
+  void quantizingAtSlackZeroStepsBackBelowACap() {
+    // given a 1005m pod capped at 1007m by its max-cpu: 1010m would cross the cap
+    List<PodInput> pods =
+        List.of(new PodInput("capped", 1_005, 0, true, 1_007), unmanaged("u", 3_000));
     // when
     NodeResult result = SlackPolicy.computeNode(4_000, pods, PolicyConfig.DEFAULTS);
-    // then the target is the request, not 1240m: there is no slack to round into
-    assertThat(result.decisions())
-        .containsExactly(new Decision("odd", 1_235, false, Reason.UNCHANGED));
+    // then one quantum back is 1000m, below the request, so the request itself
+    assertThat(result.decisions()).extracting(Decision::targetLimitMilli).containsExactly(1_005L);
+  }
+
+  @Test
+  void quantizingWithoutManagedRequestsNeedsNoSlack() {
+    // given M = 0: the only managed pod requests nothing, so nothing is shared
+    List<PodInput> pods = List.of(managed("zero", 0, 0), unmanaged("u", 1_000));
+    // when
+    NodeResult result = SlackPolicy.computeNode(8_000, pods, PolicyConfig.DEFAULTS);
+    // then its target is its (zero) request, already on the grid
+    assertThat(result.stats().factor()).isEqualTo(1.0);
+    assertThat(result.decisions()).extracting(Decision::targetLimitMilli).containsExactly(0L);
   }
 }

@@ -165,6 +165,22 @@ class PodPlannerTest {
     }
 
     @Test
+    void guardRaisesOnlyAsFarAsThePodsCap() {
+      // given the would-be Guaranteed pod capped 5m above its request (a LimitRange ratio, say)
+      List<ContainerInput> containers = List.of(guaranteedMemory("app", 1_000, 1_500));
+      PodInput capped = new PodInput("pod", 1_000, 1_500, true, 1_005);
+      PodInput atRequest = new PodInput("pod", 1_000, 1_500, true, 1_000);
+      Decision decision = new Decision("pod", 1_000, true, Reason.SHRINK);
+      // when
+      PodPlan plan = PodPlanner.plan(decision, capped, containers, DEFAULTS);
+      PodPlan stuck = PodPlanner.plan(decision, atRequest, containers, DEFAULTS);
+      // then the raise stops at the cap; with no room above the request the pod is left alone
+      assertThat(plan.targetLimitMilli()).isEqualTo(1_005);
+      assertThat(plan.containers()).containsExactly(new ContainerTarget("app", 1_500, 1_005));
+      assertThat(stuck).isEqualTo(new PodPlan(1_500, false, Reason.QOS_GUARD, List.of()));
+    }
+
+    @Test
     void guardedPodAlreadyOneQuantumAboveStaysPut() {
       // given a pod the guard raised last time (limit = request + 10m)
       List<ContainerInput> containers = List.of(guaranteedMemory("app", 1_000, 1_010));

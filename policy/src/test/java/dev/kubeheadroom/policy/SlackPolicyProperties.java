@@ -52,7 +52,7 @@ class SlackPolicyProperties {
   }
 
   @Property
-  void everyTargetIsTheRequestWhenTheNodeHasNoSlack(
+  void everyTargetIsItsQuantizedRequestWhenTheNodeHasNoSlack(
       @ForAll("nodes") Node node,
       @ForAll @IntRange(min = 0, max = 20_000) int overbookingMilli,
       @ForAll("configs") PolicyConfig config) {
@@ -61,11 +61,32 @@ class SlackPolicyProperties {
     long allocatable = Math.max(total - overbookingMilli, 0);
     // when
     NodeResult result = SlackPolicy.computeNode(allocatable, node.pods(), config);
-    // then
+    // then each target is its request through step 4, written out here from policy.md: the
+    // nearest quantum (half up), one back if above hi, never below the request
     assertThat(result.stats().slackMilli()).isZero();
     Map<String, PodInput> byKey = byKey(node.pods());
     for (Decision d : result.decisions()) {
-      assertThat(d.targetLimitMilli()).isEqualTo(byKey.get(d.key()).requestMilli());
+      PodInput pod = byKey.get(d.key());
+      long request = pod.requestMilli();
+      long q = config.quantumMilli();
+      long expected = request;
+      if (q > 0) {
+        long hi = allocatable;
+        if (config.maxMultiplier() > 0) {
+          hi = Math.min(hi, Math.round(request * config.maxMultiplier()));
+        }
+        if (pod.userCapMilli() > 0) {
+          hi = Math.min(hi, pod.userCapMilli());
+        }
+        hi = Math.max(hi, request);
+        long t = ((request + q / 2) / q) * q;
+        if (t > hi) {
+          t -= q;
+        }
+        expected = Math.max(t, request);
+      }
+      assertThat(d.targetLimitMilli()).as("target of %s", pod).isEqualTo(expected);
+      assertThat(d.targetLimitMilli()).isBetween(request, request + Math.max(q, 0) / 2);
     }
   }
 

@@ -10,7 +10,9 @@ import java.util.OptionalLong;
  *
  * <p>Parsing follows apimachinery's {@code Quantity.MilliValue()}: the value is rounded <em>up</em>
  * to the next whole millicore ({@code "100u"} and {@code "1n"} are 1m). A CPU amount must not be
- * negative and must fit in a {@code long} of millicores. {@link #format} gives the canonical form
+ * negative. One beyond a {@code long} of millicores is {@link Long#MAX_VALUE}: apimachinery's
+ * {@code resource.Quantity} caps numbers larger than it can hold rather than refuse them, so the
+ * API server stores such a pod, and Headroom must take it (as a request it cannot manage). {@link #format} gives the canonical form
  * Kubernetes itself prints ({@code 1500m}, {@code 2}), used in patches and events.
  */
 public final class CpuQuantity {
@@ -23,7 +25,7 @@ public final class CpuQuantity {
    * Millicores of a CPU quantity string.
    *
    * @throws QuantityFormatException naming the input and the problem, when it is not a valid,
-   *     non-negative quantity that fits in a long of millicores
+   *     non-negative quantity (one too large for a long of millicores is {@link Long#MAX_VALUE})
    */
   public static long parseMilli(String text) {
     long fast = fastPath(text);
@@ -43,12 +45,11 @@ public final class CpuQuantity {
     if (integerDigits <= 0) {
       return 1;
     }
-    BigDecimal rounded = integerDigits > 19 ? MAX_MILLI.add(BigDecimal.ONE)
-        : milli.setScale(0, RoundingMode.CEILING);
-    if (rounded.compareTo(MAX_MILLI) > 0) {
-      throw new QuantityFormatException(text, "too large for millicores");
+    if (integerDigits > 19) {
+      return Long.MAX_VALUE;
     }
-    return rounded.longValueExact();
+    BigDecimal rounded = milli.setScale(0, RoundingMode.CEILING);
+    return rounded.compareTo(MAX_MILLI) > 0 ? Long.MAX_VALUE : rounded.longValue();
   }
 
   /** Millicores of a CPU quantity string, or empty when it is not valid (see {@link #parseMilli}). */

@@ -2,19 +2,16 @@ package dev.kubeheadroom.projection;
 
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.LimitRange;
-import io.fabric8.kubernetes.api.model.LimitRangeItem;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Collection;
-import java.util.OptionalLong;
 
 /**
  * fabric8 {@link Namespace} plus its {@link LimitRange}s → {@link NamespaceInfo}.
  *
- * <p>The LimitRange cap is the smallest {@code max.cpu} over every {@code type: Container} item of
- * every LimitRange in the namespace (the API server enforces each of them, so the tightest wins);
- * 0 when none sets one. LimitRanges of other namespaces and unparseable values are skipped: the
- * API server validates them, so neither occurs in a real cluster.
+ * <p>The LimitRange caps are {@link LimitRangeCpu#caps}: the smallest {@code max.cpu} of every
+ * {@code type: Container} item and of every {@code type: Pod} item, and the smallest CPU
+ * {@code maxLimitRequestRatio}, over every LimitRange in the namespace (the API server enforces
+ * each of them, so the tightest wins); 0 when none sets one.
  */
 public final class NamespaceProjection {
   private NamespaceProjection() {}
@@ -30,34 +27,6 @@ public final class NamespaceProjection {
     }
     String name = namespace.getMetadata().getName();
     return new NamespaceInfo(name, namespace.getMetadata().getLabels(),
-        limitRangeMaxCpuMilli(name, limitRanges));
-  }
-
-  /** The smallest container {@code max.cpu} of the LimitRanges in {@code namespace}; 0 = none. */
-  public static long limitRangeMaxCpuMilli(String namespace, Collection<LimitRange> limitRanges) {
-    long min = 0;
-    if (limitRanges == null) {
-      return 0;
-    }
-    for (LimitRange lr : limitRanges) {
-      if (lr == null || lr.getSpec() == null || lr.getSpec().getLimits() == null) {
-        continue;
-      }
-      String lrNamespace = lr.getMetadata() == null ? null : lr.getMetadata().getNamespace();
-      if (lrNamespace != null && !lrNamespace.equals(namespace)) {
-        continue;
-      }
-      for (LimitRangeItem item : lr.getSpec().getLimits()) {
-        if (!"Container".equals(item.getType()) || item.getMax() == null) {
-          continue;
-        }
-        Quantity max = item.getMax().get("cpu");
-        OptionalLong milli = CpuQuantity.tryParseMilli(max);
-        if (milli.isPresent() && milli.getAsLong() > 0) {
-          min = min == 0 ? milli.getAsLong() : Math.min(min, milli.getAsLong());
-        }
-      }
-    }
-    return min;
+        LimitRangeCpu.caps(name, limitRanges));
   }
 }

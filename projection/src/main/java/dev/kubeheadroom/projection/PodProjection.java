@@ -44,7 +44,11 @@ import java.util.Optional;
  *       {@code PodResizeInProgress}; the pre-1.33 {@code status.resize} field is read when no
  *       condition says anything.
  * </ul>
- * Pod-level resources ({@code spec.resources}, alpha in 1.32) are not read yet.
+ * <ul>
+ *   <li>{@code podLevelResources}: {@code spec.resources} sets any request or limit (Kubernetes'
+ *       {@code IsPodLevelResourcesSet}; validation admits only cpu, memory and hugepages there).
+ *       The API server refuses to resize such a pod, so it is never managed.
+ * </ul>
  */
 public final class PodProjection {
   static final String CPU = "cpu";
@@ -107,7 +111,8 @@ public final class PodProjection {
           vpaControlsLimits,
           owners(meta.getOwnerReferences()),
           containers,
-          resizeStatus(status)));
+          resizeStatus(status),
+          podLevelResources(spec)));
     } catch (IllegalArgumentException e) {
       throw new ProjectionException(ref(pod) + ": " + e.getMessage(), e);
     }
@@ -186,6 +191,13 @@ public final class PodProjection {
       }
     }
     return guaranteed ? QOS_GUARANTEED : QOS_BURSTABLE;
+  }
+
+  /** Whether {@code spec.resources} sets any request or limit. */
+  static boolean podLevelResources(PodSpec spec) {
+    ResourceRequirements r = spec == null ? null : spec.getResources();
+    return r != null && ((r.getRequests() != null && !r.getRequests().isEmpty())
+        || (r.getLimits() != null && !r.getLimits().isEmpty()));
   }
 
   private static List<ContainerSnapshot> containers(PodSpec spec) {

@@ -51,4 +51,35 @@ class NamespaceProjectionTest {
 
     assertThat(NamespaceProjection.project(TEAM_A, List.of(memoryOnly)).limitRangeMaxCpuMilli()).isZero();
   }
+
+  @Test
+  void takesTheSmallestPodMaxAndTheSmallestRatioOfEitherType() {
+    // given a Container ratio of 3, a Pod ratio of 1.5 and two Pod maxes, plus another namespace's
+    LimitRange ratios = new LimitRangeBuilder().withNewMetadata().withName("ratios").withNamespace("team-a")
+        .endMetadata().withNewSpec()
+        .addNewLimit().withType("Container").withMaxLimitRequestRatio(Map.of("cpu", new Quantity("3"))).endLimit()
+        .addNewLimit().withType("Pod").withMaxLimitRequestRatio(Map.of("cpu", new Quantity("1.5"))).endLimit()
+        .endSpec().build();
+    // when
+    NamespaceInfo info = NamespaceProjection.project(TEAM_A, List.of(ratios,
+        limitRange("team-a", "Pod", "8"), limitRange("team-a", "Pod", "6"),
+        limitRange("other", "Pod", "1")));
+    // then LimitRanger enforces each, so the tightest of each kind is the cap
+    assertThat(info).isEqualTo(new NamespaceInfo("team-a", TEAM_A.getMetadata().getLabels(), 0, 6000, 1500));
+  }
+
+  @Test
+  void boundsListEveryCpuConstraintOfALimitRangeInItemOrder() {
+    LimitRange lr = new LimitRangeBuilder().withNewMetadata().withName("caps").withNamespace("team-a")
+        .endMetadata().withNewSpec()
+        .addNewLimit().withType("Container").withMax(Map.of("cpu", new Quantity("2")))
+            .withMaxLimitRequestRatio(Map.of("cpu", new Quantity("4"))).endLimit()
+        .addNewLimit().withType("PersistentVolumeClaim").withMax(Map.of("storage", new Quantity("1Gi"))).endLimit()
+        .addNewLimit().withType("Pod").withMax(Map.of("cpu", new Quantity("0"))).endLimit()
+        .endSpec().build();
+
+    assertThat(LimitRangeCpu.bounds(lr)).containsExactly(
+        new LimitRangeCpu.Bound("caps", "team-a", LimitRangeCpu.Kind.CONTAINER_MAX, 2000),
+        new LimitRangeCpu.Bound("caps", "team-a", LimitRangeCpu.Kind.CONTAINER_RATIO, 4000));
+  }
 }

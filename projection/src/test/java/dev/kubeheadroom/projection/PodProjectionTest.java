@@ -133,6 +133,19 @@ class PodProjectionTest {
   }
 
   @Test
+  void marksAPodWhoseSpecResourcesSetsARequestOrALimit() {
+    // pods/resize refuses a pod with pod-level resources (pkg/registry/core/pod/strategy.go, 422)
+    Pod plain = pod(container("app", Map.of("cpu", "1"), Map.of())).build();
+    Pod podLevel = new PodBuilder(plain).editSpec().withNewResources()
+        .withLimits(quantities(Map.of("cpu", "4"))).endResources().endSpec().build();
+    Pod emptyPodLevel = new PodBuilder(plain).editSpec().withNewResources().endResources().endSpec().build();
+
+    assertThat(project(plain).podLevelResources()).isFalse();
+    assertThat(project(podLevel).podLevelResources()).isTrue();
+    assertThat(project(emptyPodLevel).podLevelResources()).isFalse();
+  }
+
+  @Test
   void takesTheQosClassFromStatusWhenPresent() {
     // A status the spec would not give (Guaranteed resources) wins: the API server is the authority.
     Pod pod = pod(container("app", Map.of("cpu", "1", "memory", "1Gi"), Map.of("cpu", "1", "memory", "1Gi")))

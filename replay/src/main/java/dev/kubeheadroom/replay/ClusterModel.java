@@ -141,8 +141,9 @@ final class ClusterModel {
       }
       return;
     }
-    podObjects.put(uid, pod);
+    // Projected before any state changes: a pod that cannot be read leaves the model as it was.
     PodSnapshot projected = PodProjection.project(pod, vpaControlsLimits(pod)).orElse(null);
+    podObjects.put(uid, pod);
     if (projected == null) {
       return; // not bound yet: no node's booking includes it
     }

@@ -2,6 +2,7 @@ package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -36,11 +37,13 @@ public final class DecisionVerifier {
       } else if (!re.apply() && !"qos-guard".equals(c.reason())) {
         problems.add(c.namespace() + "/" + c.name() + ": recorded a change, re-derived " + re.reason().wireName());
       } else if (re.targetLimitMilli() != c.targetMilli()
-          && re.targetLimitMilli() + quantum != c.targetMilli()) { // + one quantum: the QoS guard
+          // the QoS guard: up to one quantum more (less when the pod's cap stops the raise)
+          && !(c.targetMilli() > re.targetLimitMilli()
+              && c.targetMilli() <= Saturating.add(re.targetLimitMilli(), quantum))) {
         problems.add(c.namespace() + "/" + c.name() + ": recorded target " + c.targetMilli()
             + "m, re-derived " + re.targetLimitMilli() + "m");
       }
-      long parts = c.containers().stream().mapToLong(t -> t.toMilli()).sum();
+      long parts = c.containers().stream().mapToLong(t -> t.toMilli()).reduce(0, Saturating::add);
       if (parts > c.targetMilli()) {
         problems.add(c.namespace() + "/" + c.name() + ": container limits sum to " + parts
             + "m, above the pod target " + c.targetMilli() + "m");

@@ -104,7 +104,8 @@ public record Explanation(
     }
     long r = trace.requestMilli();
     if (!trace.shared()) {
-      out.printf(Locale.ROOT, "Nothing to share (S = 0): target = request = %s%n", cpu(r));
+      out.printf(Locale.ROOT, "Nothing to share (S = 0): raw = request = %s, cap = %s%n", cpu(r),
+          cpu(trace.capMilli()));
     } else {
       out.printf(Locale.ROOT, "  proportional share  S·r/M = %s·%s/%s = %.1fm%n", cpu(slackMilli), cpu(r),
           cpu(managedRequestsMilli), trace.proportionalMilli());
@@ -115,7 +116,7 @@ public record Explanation(
         case NONE -> " (not reached)";
         case ALLOCATABLE -> " (node allocatable: bound)";
         case MAX_MULTIPLIER -> " (request × maxMultiplier " + config.maxMultiplier() + ": bound)";
-        case USER_CAP -> " (max-cpu annotation / LimitRange max: bound)";
+        case USER_CAP -> " (max-cpu annotation / LimitRange caps: bound)";
       });
     }
     out.printf(Locale.ROOT, "  target (quantized to %dm) = %s%n", config.quantumMilli(), cpu(trace.targetMilli()));
@@ -156,7 +157,7 @@ public record Explanation(
         if (c.cpuLimitMilli() == 0) {
           return "none";
         }
-        sum += c.cpuLimitMilli();
+        sum = dev.kubeheadroom.policy.Saturating.add(sum, c.cpuLimitMilli());
       }
     }
     return cpu(sum);

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.projection.Malformed;
+import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -81,7 +82,14 @@ public final class Simulation {
         }
         engine.advanceTo(event.at());
         decisions += applyDecisions(engine, model);
-        model.apply(event);
+        try {
+          model.apply(event);
+        } catch (ProjectionException e) {
+          // An object the API server could not have stored (e.g. an unparseable quantity).
+          malformed++;
+          warn.accept("line " + event.lineNumber() + ": " + e.getMessage());
+          continue;
+        }
         events++;
         if (events % PROGRESS_EVERY == 0) {
           observer.progress(events, decisions);

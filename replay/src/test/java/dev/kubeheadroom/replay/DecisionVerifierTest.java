@@ -35,6 +35,15 @@ class DecisionVerifierTest {
   }
 
   @Test
+  void theQosGuardsRaiseOfAtMostOneQuantumIsNotATamperedTarget() {
+    // one quantum above (the guard), or less where the pod's cap (a LimitRange) stops the raise
+    assertThat(DecisionVerifier.verify(decision(1510, "grow"))).isEmpty();
+    assertThat(DecisionVerifier.verify(decision(1503, "grow"))).isEmpty();
+    assertThat(DecisionVerifier.verify(decision(1511, "grow"))).singleElement().asString()
+        .contains("recorded target 1511m");
+  }
+
+  @Test
   void aTamperedTargetIsReportedWithBothValues() {
     assertThat(DecisionVerifier.verify(decision(1700, "grow"))).singleElement().asString()
         .contains("ns/pod-a").contains("recorded target 1700m").contains("re-derived 1500m");

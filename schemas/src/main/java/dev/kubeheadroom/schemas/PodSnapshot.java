@@ -1,6 +1,9 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import dev.kubeheadroom.policy.Saturating;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,9 @@ import java.util.Map;
  * @param owners owner references
  * @param containers init containers (incl. sidecars) in spec order, then app containers
  * @param resize the kubelet's view of the last resize
+ * @param podLevelResources {@code spec.resources} sets requests or limits: the API server refuses
+ *     to resize such a pod (422), so it is never managed. Added to schema 1 (additive): a record
+ *     written before it reads as false.
  */
 public record PodSnapshot(
     String uid,
@@ -40,7 +46,8 @@ public record PodSnapshot(
     boolean vpaControlsLimits,
     List<OwnerRef> owners,
     List<ContainerSnapshot> containers,
-    ResizeStatus resize)
+    ResizeStatus resize,
+    @JsonSetter(nulls = Nulls.AS_EMPTY) boolean podLevelResources)
     implements NodeEvent {
 
   public static final String QOS_BURSTABLE = "Burstable";
@@ -56,6 +63,15 @@ public record PodSnapshot(
     owners = Require.list(owners);
     containers = Require.list(containers);
     resize = resize == null ? ResizeStatus.NONE : resize;
+  }
+
+  /** A pod without pod-level resources (nearly every pod). */
+  public PodSnapshot(String uid, String namespace, String name, String node, String phase,
+      String qosClass, String resourceVersion, long generation, String mode, long maxCpuMilli,
+      String maxCpuInvalid, boolean vpaControlsLimits, List<OwnerRef> owners,
+      List<ContainerSnapshot> containers, ResizeStatus resize) {
+    this(uid, namespace, name, node, phase, qosClass, resourceVersion, generation, mode, maxCpuMilli,
+        maxCpuInvalid, vpaControlsLimits, owners, containers, resize, false);
   }
 
   /** {@code namespace/name}, for logs and metrics. */
@@ -83,7 +99,8 @@ public record PodSnapshot(
 
   /**
    * The pod's effective CPU request as the scheduler books it: max(Σ app + Σ sidecar, max over
-   * init containers of (its request + the sidecars started before it)).
+   * init containers of (its request + the sidecars started before it)). Saturates at
+   * {@link Long#MAX_VALUE}: the API server accepts requests up to the 64-bit millicore range.
    */
   @JsonIgnore
   public long effectiveRequestMilli() {
@@ -92,13 +109,13 @@ public record PodSnapshot(
     long running = 0;
     for (ContainerSnapshot c : containers) {
       switch (c.kind()) {
-        case INIT -> initPeak = Math.max(initPeak, c.cpuRequestMilli() + sidecarsSoFar);
+        case INIT -> initPeak = Math.max(initPeak, Saturating.add(c.cpuRequestMilli(), sidecarsSoFar));
         case SIDECAR -> {
-          sidecarsSoFar += c.cpuRequestMilli();
-          running += c.cpuRequestMilli();
+          sidecarsSoFar = Saturating.add(sidecarsSoFar, c.cpuRequestMilli());
+          running = Saturating.add(running, c.cpuRequestMilli());
           initPeak = Math.max(initPeak, sidecarsSoFar);
         }
-        case APP -> running += c.cpuRequestMilli();
+        case APP -> running = Saturating.add(running, c.cpuRequestMilli());
       }
     }
     return Math.max(running, initPeak);
@@ -107,7 +124,8 @@ public record PodSnapshot(
   /** The same pod with other containers (a simulated resize, or a snapshot confirming one). */
   public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
-        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize);
+        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize,
+        podLevelResources);
   }
 
   /**
@@ -135,7 +153,7 @@ public record PodSnapshot(
     PodSnapshot p = withCpuLimits(limits);
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
         generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
-        resize);
+        resize, podLevelResources);
   }
 
   /** Equal in every field a decision depends on (ignores resourceVersion). */
@@ -146,6 +164,6 @@ public record PodSnapshot(
 
   private PodSnapshot withResourceVersion(String rv) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
-        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize);
+        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources);
   }
 }

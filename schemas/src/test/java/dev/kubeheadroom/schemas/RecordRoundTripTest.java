@@ -26,7 +26,7 @@ class RecordRoundTripTest {
     NodeDecision decision = Samples.decision();
     assertThat(roundTrip(decision, NodeDecision.class)).isEqualTo(decision);
     assertThat(roundTrip(ClusterConfig.DEFAULTS, ClusterConfig.class)).isEqualTo(ClusterConfig.DEFAULTS);
-    NamespaceInfo ns = new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, "managed"), 4000);
+    NamespaceInfo ns = new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, "managed"), 4000, 6000, 2500);
     assertThat(roundTrip(ns, NamespaceInfo.class)).isEqualTo(ns);
     DeadLetter dl = new DeadLetter("headroom.pods", 2, 17, "n1", "bad json", "{", Samples.AT);
     assertThat(roundTrip(dl, DeadLetter.class)).isEqualTo(dl);
@@ -47,6 +47,43 @@ class RecordRoundTripTest {
     tree.put("schemaVersion", 2).put("someFutureField", "x").putObject("nested").put("a", 1);
     NodeEvent read = events.deserialize("t", JsonCodec.mapper().writeValueAsBytes(tree));
     assertThat(read).isEqualTo(Samples.pod());
+  }
+
+  @Test
+  void aPodWrittenBeforePodLevelResourcesReadsAsWithout() throws Exception {
+    // given a pod record as an older ingest wrote it: no podLevelResources field
+    ObjectNode tree = (ObjectNode) JsonCodec.mapper().readTree(JsonCodec.encode(Samples.pod()));
+    assertThat(tree.get("podLevelResources").asBoolean(true)).isFalse();
+    tree.remove("podLevelResources");
+    // when
+    NodeEvent read = events.deserialize("t", JsonCodec.mapper().writeValueAsBytes(tree));
+    // then
+    assertThat(read).isEqualTo(Samples.pod());
+  }
+
+  @Test
+  void aNamespaceWrittenBeforeThePodMaxAndRatioReadsWithoutThem() {
+    // given a schema-1 namespace record as an older ingest wrote it (no pod max, no ratio)
+    byte[] old = ("{\"schemaVersion\":1,\"name\":\"team-a\",\"labels\":{},"
+        + "\"limitRangeMaxCpuMilli\":4000}").getBytes(StandardCharsets.UTF_8);
+    // when
+    NamespaceInfo read = JsonCodec.decode(old, NamespaceInfo.class);
+    // then the fields it lacks are 0: no such cap
+    assertThat(read).isEqualTo(new NamespaceInfo("team-a", Map.of(), 4000, 0, 0));
+    assertThat(read.limitRangeCaps()).isEqualTo(new dev.kubeheadroom.policy.LimitRangeCaps(4000, 0, 0));
+  }
+
+  @Test
+  void aNamespaceRecordCarriesNoDerivedFields() throws Exception {
+    JsonNode tree = JsonCodec.mapper().readTree(JsonCodec.encode(new NamespaceInfo("a", Map.of(), 1, 2, 3)));
+    assertThat(fieldNames(tree)).containsExactlyInAnyOrder("schemaVersion", "name", "labels",
+        "limitRangeMaxCpuMilli", "limitRangePodMaxCpuMilli", "limitRangeCpuRatioMilli");
+  }
+
+  private static List<String> fieldNames(JsonNode tree) {
+    List<String> names = new java.util.ArrayList<>();
+    tree.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 
   @Test

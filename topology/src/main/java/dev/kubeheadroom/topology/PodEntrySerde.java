@@ -27,13 +27,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * its changelog carries every write, so the value's size and encoding cost are the topology's
  * per-record cost (about a quarter of the JSON's bytes, several times faster). Versioned by a
  * leading byte; a value starting with {@code '{'} is the JSON written by earlier releases and is
- * still read, so a changelog restores across the upgrade. Strings are UTF-8 with a varint length
+ * still read, so a changelog restores across the upgrade, and so is every earlier binary version. Strings are UTF-8 with a varint length
  * (0 = null), enums by name, so reordering an enum never misreads a value.
  */
 final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Deserializer<PodEntry> {
-  static final byte VERSION = 1;
+  /** 2 added {@code podLevelResources} after the resize status; 1 is still read (as false). */
+  static final byte VERSION = 2;
+  private static final byte VERSION_1 = 1;
   /** Component counts the format covers; a test fails when a record gains a field. */
-  static final int POD_FIELDS = 15;
+  static final int POD_FIELDS = 16;
   static final int CONTAINER_FIELDS = 6;
   static final int OWNER_FIELDS = 4;
   static final int PENDING_FIELDS = 4;
@@ -59,7 +61,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
       w.str(c.name()).str(c.kind().name()).varLong(c.cpuRequestMilli()).varLong(c.cpuLimitMilli())
           .bool(c.memoryGuaranteed()).bool(c.cpuResizeRestarts());
     }
-    w.str(p.resize().name());
+    w.str(p.resize().name()).bool(p.podLevelResources());
     Pending pending = entry.pending();
     w.bool(pending != null);
     if (pending != null) {
@@ -89,11 +91,11 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     try {
       ByteBuffer in = ByteBuffer.wrap(data);
       byte version = in.get();
-      if (version != VERSION) {
+      if (version != VERSION && version != VERSION_1) {
         throw new SchemaException("pod store value has format version " + version + ", this build reads "
             + VERSION + " (and JSON)");
       }
-      return readEntry(in);
+      return readEntry(in, version);
     } catch (RuntimeException e) {
       if (e instanceof SchemaException) {
         throw e;
@@ -102,7 +104,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     }
   }
 
-  private static PodEntry readEntry(ByteBuffer in) {
+  private static PodEntry readEntry(ByteBuffer in, byte version) {
     String uid = str(in);
     String namespace = str(in);
     String name = str(in);
@@ -127,8 +129,9 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
           varLong(in), bool(in), bool(in)));
     }
     ResizeStatus resize = ResizeStatus.valueOf(str(in));
+    boolean podLevelResources = version >= VERSION && bool(in);
     PodSnapshot pod = new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode,
-        maxCpu, maxCpuInvalid, vpa, ownerList, containerList, resize);
+        maxCpu, maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources);
     Pending pending = null;
     if (bool(in)) {
       long target = varLong(in);

@@ -28,7 +28,7 @@ class PodEntrySerdeTest {
         List.of(new ContainerSnapshot("init-setup", ContainerKind.INIT, 250, 0, false, false),
             new ContainerSnapshot("mesh", ContainerKind.SIDECAR, 100, 300, true, false),
             new ContainerSnapshot("app", ContainerKind.APP, 2000, 12000, false, true)),
-        ResizeStatus.INFEASIBLE);
+        ResizeStatus.INFEASIBLE, true);
     return new PodEntry(pod, new Pending(12300, Map.of("app", 12000L, "mesh", 300L),
         Instant.parse("2026-03-01T12:00:01.123456789Z"), true), Instant.parse("1969-12-31T23:59:58.5Z"), true);
   }
@@ -58,6 +58,21 @@ class PodEntrySerdeTest {
     assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodEntrySerde.OWNER_FIELDS);
     assertThat(Pending.class.getRecordComponents()).hasSize(PodEntrySerde.PENDING_FIELDS);
     assertThat(PodEntry.class.getRecordComponents()).hasSize(PodEntrySerde.ENTRY_FIELDS);
+  }
+
+  @Test
+  void aVersionOneValueWrittenBeforePodLevelResourcesReadsAsWithout() {
+    // given version 1 bytes: version 2's without the podLevelResources byte after the resize
+    // status (sparse(): no pending, no backoff, so three booleans follow it)
+    byte[] v2 = serde.serialize("t", sparse());
+    byte[] v1 = new byte[v2.length - 1];
+    int at = v2.length - 4;
+    System.arraycopy(v2, 0, v1, 0, at);
+    System.arraycopy(v2, at + 1, v1, at, v2.length - at - 1);
+    v1[0] = 1;
+    // when / then
+    assertThat(serde.deserialize("t", v1)).isEqualTo(sparse());
+    assertThat(sparse().pod().podLevelResources()).isFalse();
   }
 
   @Test

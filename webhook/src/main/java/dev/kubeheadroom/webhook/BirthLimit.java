@@ -3,6 +3,9 @@ package dev.kubeheadroom.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.policy.LimitRangeCaps;
+import dev.kubeheadroom.policy.Saturating;
+import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -35,12 +38,15 @@ import java.util.OptionalLong;
  * <ol>
  *   <li>{@code m = initialMultiplier}, capped by {@code maxMultiplier} when that is > 0;
  *       {@code raw = round(r·m)}.
- *   <li>{@code hi}: the namespace's LimitRange container max, and the container's pro-rata share
- *       of the pod's {@code kube-headroom.dev/max-cpu} cap (the cap is for the whole pod, so limits
- *       already set on its other containers use part of it); never below {@code r}. An
- *       unparseable or zero annotation is ignored.
- *   <li>{@code raw = min(raw, hi)}; quantize to the nearest {@code quantum}, one quantum back if
- *       that crosses {@code hi}, never below {@code r} (policy.md, step 4).
+ *   <li>{@code hi}: the namespace's LimitRange container max and limit/request ratio for
+ *       {@code r}, and the container's pro-rata share of the pod's budget ({@link #budget}: the
+ *       {@code kube-headroom.dev/max-cpu} cap, the LimitRange pod max and ratio, less the limits
+ *       its other containers already have); never below {@code r}. LimitRanger checks the pod
+ *       after this webhook, so a seeded pod it would refuse is never produced. An unparseable or
+ *       zero annotation is ignored.
+ *   <li>{@code raw = min(raw, hi)}; quantized by the policy's own step 4
+ *       ({@link SlackPolicy#quantize}): the nearest {@code quantum}, one quantum back if that
+ *       crosses {@code hi}, never below {@code r}.
  *   <li>A result equal to {@code r} seeds nothing: the container keeps no limit, so the pod stays
  *       Burstable and the controller can still raise it later.
  * </ol>
@@ -93,47 +99,55 @@ public final class BirthLimit {
       return unchanged(AllowReason.POD_LEVEL_RESOURCES);
     }
 
-    // Which containers get a limit, and the limits the others already have.
+    // Which containers get a limit, the limits the others already have, and the pod's requests.
     List<Slot> seeded = new ArrayList<>();
     long seededRequests = 0;
     long otherLimits = 0;
+    long podRequests = 0;
+    boolean sidecarSeen = false;
+    long initBesideSidecars = 0;
     for (Slot s : slots) {
       if (!s.counts()) {
+        if (sidecarSeen) { // runs beside the sidecars before it: LimitRanger sums their limits
+          initBesideSidecars = Math.max(initBesideSidecars, cpuLimit(s.container()));
+        }
         continue;
       }
+      sidecarSeen |= s.sidecar();
+      long request = request(s.container());
+      podRequests = Saturating.add(podRequests, request);
       Map<String, Quantity> limits = limits(s.container());
       if (limits != null && limits.containsKey(CPU)) {
-        otherLimits = saturatingAdd(otherLimits, CpuQuantity.tryParseMilli(limits.get(CPU)).orElse(0));
+        otherLimits = Saturating.add(otherLimits, cpuLimit(s.container()));
         continue;
       }
-      long request = request(s.container());
       if (request > 0) {
         seeded.add(s.withRequest(request));
-        seededRequests = saturatingAdd(seededRequests, request);
+        seededRequests = Saturating.add(seededRequests, request);
       }
     }
     if (seeded.isEmpty()) {
       return unchanged(AllowReason.NOTHING_TO_SEED);
     }
 
-    long podCap = podCap(pod);
-    long budget = podCap > 0 ? Math.max(0, podCap - otherLimits) : 0;
-    long limitRangeMax = namespace.limitRangeMaxCpuMilli();
+    LimitRangeCaps caps = namespace.limitRangeCaps();
+    long budget = budget(podCap(pod), caps, otherLimits, podRequests, initBesideSidecars);
     List<SeededLimit> limits = new ArrayList<>();
     List<PatchOp> patch = new ArrayList<>();
     List<Slot> limited = new ArrayList<>();
     for (Slot s : seeded) {
       long r = s.requestMilli();
       long hi = Long.MAX_VALUE;
-      if (limitRangeMax > 0) {
-        hi = Math.min(hi, limitRangeMax);
+      long containerCap = caps.containerCapMilli(r);
+      if (containerCap > 0) {
+        hi = Math.min(hi, containerCap);
       }
-      if (podCap > 0) {
+      if (budget >= 0) {
         hi = Math.min(hi, share(budget, r, seededRequests));
       }
       hi = Math.max(hi, r);
       long raw = Math.min(Math.round(r * multiplier), hi);
-      long limit = quantize(Math.max(raw, r), r, hi, config.quantumMilli());
+      long limit = SlackPolicy.quantize(Math.max(raw, r), r, hi, config.quantumMilli());
       if (limit <= r) {
         continue;
       }
@@ -156,16 +170,33 @@ public final class BirthLimit {
     return config.maxMultiplier() > 0 ? Math.min(m, config.maxMultiplier()) : m;
   }
 
-  /** policy.md step 4: nearest quantum, back one if above {@code hi}, never below {@code request}. */
-  static long quantize(long raw, long request, long hi, long quantum) {
-    if (quantum <= 0 || raw > Long.MAX_VALUE - quantum) {
-      return raw;
+  /**
+   * What the seeded limits may sum to, or -1 for no bound. LimitRanger checks the pod after this
+   * webhook (a violation fails the create), so the sum must keep, with the limits the pod's other
+   * containers already have: the max-cpu annotation (Headroom's own cap); the LimitRange pod max
+   * (plus an init container's limit that runs beside the sidecars); and the limit/request ratio
+   * over the pod's summed requests.
+   */
+  static long budget(long podCap, LimitRangeCaps caps, long otherLimits, long podRequests,
+      long initBesideSidecars) {
+    long budget = -1;
+    if (podCap > 0) {
+      budget = tighterBudget(budget, Saturating.subtract(podCap, otherLimits));
     }
-    long t = ((raw + quantum / 2) / quantum) * quantum;
-    if (t > hi) {
-      t -= quantum;
+    if (caps.podMaxMilli() > 0) {
+      budget = tighterBudget(budget, Saturating.subtract(
+          Saturating.subtract(caps.podMaxMilli(), otherLimits), initBesideSidecars));
     }
-    return Math.max(t, request);
+    if (caps.ratioMilli() > 0 && podRequests > 0) {
+      budget = tighterBudget(budget, Saturating.subtract(
+          LimitRangeCaps.ratioCapMilli(podRequests, caps.ratioMilli()), otherLimits));
+    }
+    return budget;
+  }
+
+  private static long tighterBudget(long budget, long candidate) {
+    long bounded = Math.max(0, candidate);
+    return budget < 0 ? bounded : Math.min(budget, bounded);
   }
 
   /** floor(budget · request / total): the seeded containers' parts never sum above the budget. */
@@ -254,6 +285,12 @@ public final class BirthLimit {
     return c.getResources() == null ? null : c.getResources().getLimits();
   }
 
+  /** The CPU limit in millicores; 0 when absent or unparseable. */
+  private static long cpuLimit(Container c) {
+    Map<String, Quantity> limits = limits(c);
+    return limits == null ? 0 : CpuQuantity.tryParseMilli(limits.get(CPU)).orElse(0);
+  }
+
   /** The CPU request in millicores; 0 when absent or unparseable (such a container is skipped). */
   private static long request(Container c) {
     Map<String, Quantity> requests = c.getResources() == null ? null : c.getResources().getRequests();
@@ -264,11 +301,6 @@ public final class BirthLimit {
     return (r.getLimits() == null || r.getLimits().isEmpty())
         && (r.getRequests() == null || r.getRequests().isEmpty())
         && (r.getClaims() == null || r.getClaims().isEmpty());
-  }
-
-  private static long saturatingAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 
   private static BirthDecision unchanged(AllowReason reason) {

@@ -175,6 +175,20 @@ class AdmissionHandlerTest {
   }
 
   @Test
+  void limitRangePodMaxAndRatioCapTheSeededLimitsSoLimitRangerAdmitsThePod() {
+    // LimitRanger (plugin/pkg/admission/limitranger/admission.go) validates the pod after this
+    // webhook: Pod max 900m over app 500m + log-shipper 100m, and a limit/request ratio of 1.6
+    state.putNamespace(new NamespaceInfo("team-pod", Map.of("kube-headroom.dev/mode", "managed"), 0, 900, 1_600));
+    state.putConfig(config(true, 4, 10, 10));
+
+    JsonNode response = answer(Fixtures.inNamespace("pod-requests-no-limits.json", "team-pod"));
+
+    // the ratio allows 800m and 160m; the Pod max's 900m splits 750m / 150m, which binds
+    assertThat(patch(response).at("/0/value/cpu").asText()).isEqualTo("750m");
+    assertThat(patch(response).at("/1/value").asText()).isEqualTo("150m");
+  }
+
+  @Test
   void containerWhoseCappedLimitWouldEqualItsRequestGetsNoLimitSoThePodStaysBurstable() {
     // cpu 1 capped at 1 by max-cpu, memory request == limit: a cpu limit of 1 would make it
     // Guaranteed, which a later resize could never undo.

@@ -5,6 +5,7 @@ import static dev.kubeheadroom.webhook.Fixtures.config;
 import static dev.kubeheadroom.webhook.Fixtures.enforcing;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.webhook.BirthDecision.Seed;
 import dev.kubeheadroom.webhook.BirthDecision.SeededLimit;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -65,6 +66,15 @@ class BirthLimitTest {
   }
 
   @Test
+  void offGridRequestIsQuantizedByThePolicysOwnStep() {
+    // 1005m × 1.001 = 1006m → 1010m: the policy's step 4 (policy.md), the same as a target at
+    // slack 0 gets; a limit above the request, so it is seeded
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "1005m", null), TEAM_A, config(true, 1.001, 10, 10));
+    assertThat(limit(d, 0)).isEqualTo(dev.kubeheadroom.policy.SlackPolicy.quantize(1_006, 1_005, Long.MAX_VALUE, 10))
+        .isEqualTo(1_010);
+  }
+
+  @Test
   void maxMultiplierZeroMeansNoCapOnTheInitialMultiplier() {
     assertThat(limit(BirthLimit.decide(pod(Map.of(), "500m", null), TEAM_A, config(true, 20, 0, 10)), 0))
         .isEqualTo(10_000);
@@ -83,6 +93,60 @@ class BirthLimitTest {
     BirthDecision d = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "100m"), "500m", null),
         TEAM_A, enforcing());
     assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+  }
+
+  // LimitRanger (plugin/pkg/admission/limitranger/admission.go) validates the pod after mutating
+  // webhooks: a seeded limit over a LimitRange cap would make the pod's creation fail (403).
+
+  private static NamespaceInfo limitRanged(long containerMax, long podMax, long ratioMilli) {
+    return new NamespaceInfo("team-a", TEAM_A.labels(), containerMax, podMax, ratioMilli);
+  }
+
+  @Test
+  void aLimitToRequestRatioCapsEachSeededContainer() {
+    // 500m × 2 = 1000m, but maxLimitRequestRatio 1.5 allows 750m
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "500m", null), limitRanged(0, 0, 1_500), enforcing());
+    assertThat(limit(d, 0)).isEqualTo(750);
+  }
+
+  @Test
+  void aPodMaxCapsTheSeededLimitsTogetherWithTheLimitsAlreadySet() {
+    // Pod max 2 CPUs; c0 already limited at 1200m: c1 (300m) and c2 (100m) share the 800m left
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "1", "1200m", "300m", null, "100m", null),
+        limitRanged(0, 2_000, 0), config(true, 4, 10, 10));
+    assertThat(((Seed) d).limits()).containsExactly(
+        new SeededLimit("c1", false, 300, 600), new SeededLimit("c2", false, 100, 200));
+  }
+
+  @Test
+  void aPodRatioCountsTheLimitsAlreadySet() {
+    // ratio 2 over the pod's 1500m requests is 3000m; c0's 2500m limit leaves c1 500m (its own
+    // ratio would allow 1000m)
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "1", "2500m", "500m", null),
+        limitRanged(0, 0, 2_000), config(true, 4, 10, 10));
+    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    BirthDecision roomier = BirthLimit.decide(pod(Map.of(), "1", "2000m", "500m", null),
+        limitRanged(0, 0, 2_000), config(true, 4, 10, 10));
+    assertThat(((Seed) roomier).limits()).containsExactly(new SeededLimit("c1", false, 500, 1_000));
+  }
+
+  @Test
+  void theContainerMaxStillCaps() {
+    BirthDecision d = BirthLimit.decide(pod(Map.of(), "500m", null), limitRanged(800, 0, 0), enforcing());
+    assertThat(limit(d, 0)).isEqualTo(800);
+  }
+
+  @Test
+  void quantitiesNearAndPastTheLongRangeGiveADecisionNeverAnException() {
+    // issue #12: the API server stores such quantities (apimachinery caps what int64 cannot hold)
+    BirthDecision huge = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "1e30"),
+        "9000000000000000", null, "9000000000000000", null, "1e30", "1e30"), limitRanged(0, Long.MAX_VALUE, 1_500),
+        enforcing());
+    // the capped 1e30 limit already uses the whole capped annotation and pod max: nothing to seed
+    assertThat(huge).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    BirthDecision small = BirthLimit.decide(pod(Map.of(), "500m", null, "1", "9223372036854775807m"),
+        limitRanged(0, 0, 0), enforcing());
+    assertThat(limit(small, 0)).isEqualTo(1_000);
   }
 
   @Test

@@ -28,11 +28,20 @@ public final class Eligibility {
     if (HeadroomKeys.UNMANAGED.equals(pod.mode())) {
       return "pod-opted-out";
     }
+    if (pod.podLevelResources()) {
+      return "pod-level-resources"; // the API server refuses to resize such a pod (422)
+    }
     if (!PodSnapshot.QOS_BURSTABLE.equals(pod.qosClass())) {
       return "not-burstable";
     }
-    if (pod.effectiveRequestMilli() <= 0) {
+    long request = pod.effectiveRequestMilli();
+    if (request <= 0) {
       return "no-cpu-request";
+    }
+    if (request == Long.MAX_VALUE) {
+      // Requests summing past the 64-bit millicore range (the API server accepts each): no limit
+      // Headroom could compute would keep every container at or above its request.
+      return "cpu-out-of-range";
     }
     for (ContainerSnapshot c : pod.limitBearingContainers()) {
       if (c.cpuResizeRestarts()) {

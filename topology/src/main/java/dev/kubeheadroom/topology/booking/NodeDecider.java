@@ -3,13 +3,16 @@ package dev.kubeheadroom.topology.booking;
 import dev.kubeheadroom.policy.ContainerInput;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PodPlan;
 import dev.kubeheadroom.policy.PodPlanner;
 import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
@@ -146,22 +149,43 @@ public final class NodeDecider {
   }
 
   /**
-   * The pod's cap: its max-cpu annotation and, where the namespace has a LimitRange container
-   * max, the largest pod target whose pro-rata split keeps every container under that max.
+   * The pod's cap: its max-cpu annotation and its namespace's LimitRange caps, which the API server
+   * enforces on every resize: the largest target whose pro-rata split keeps every container within
+   * its container max and limit/request ratio, and the pod's summed limits within the pod max
+   * ({@link LimitRangeCaps#podTargetCapMilli}).
    */
   static long userCap(PodSnapshot pod, NamespaceInfo ns, List<ContainerInput> containers) {
-    long cap = pod.maxCpuMilli();
-    long containerMax = ns == null ? 0 : ns.limitRangeMaxCpuMilli();
-    long total = ContainerInput.podRequestMilli(containers);
-    if (containerMax > 0 && total > 0) {
-      for (ContainerInput c : containers) {
-        if (c.requestMilli() > 0) {
-          long podCap = Math.multiplyExact(containerMax, total) / c.requestMilli();
-          cap = cap == 0 ? podCap : Math.min(cap, podCap);
-        }
+    if (ns == null) {
+      return pod.maxCpuMilli();
+    }
+    long byLimitRange =
+        ns.limitRangeCaps().podTargetCapMilli(containers, fixedLimitsMilli(pod, containers));
+    return LimitRangeCaps.tighter(pod.maxCpuMilli(), byLimitRange);
+  }
+
+  /**
+   * What LimitRanger adds to the pod's summed limit beyond the target Headroom splits: the limits
+   * of zero-request containers (left untouched), and for an init container that starts after a
+   * sidecar, its own limit (it runs beside the sidecars before it, all within the target), so the
+   * largest such init limit bounds that term.
+   */
+  static long fixedLimitsMilli(PodSnapshot pod, List<ContainerInput> containers) {
+    long fixed = 0;
+    for (ContainerInput c : containers) {
+      if (c.requestMilli() == 0) {
+        fixed = Saturating.add(fixed, c.currentLimitMilli());
       }
     }
-    return cap;
+    boolean sidecarSeen = false;
+    long initBesideSidecars = 0;
+    for (ContainerSnapshot c : pod.containers()) {
+      if (c.kind() == ContainerKind.SIDECAR) {
+        sidecarSeen = true;
+      } else if (c.kind() == ContainerKind.INIT && sidecarSeen) {
+        initBesideSidecars = Math.max(initBesideSidecars, c.cpuLimitMilli());
+      }
+    }
+    return Saturating.add(fixed, initBesideSidecars);
   }
 
   /** When this booking next needs a look without any new event: a backoff or a pending expiry. */
