@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
@@ -50,6 +51,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final FieldOwnership ownership = new FieldOwnership();
   private final RequestJournal journal;
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
+  private final Watches watches = new Watches();
+  private final WatchEndpoint watchEndpoint = new WatchEndpoint(this::handleGet, this::getKey, watches);
+  private final ListPager lists = new ListPager(this::handleGet, this::getKey, watches);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
@@ -66,6 +70,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   void version(ServerVersion version) {
     this.version = Objects.requireNonNull(version, "version");
+  }
+
+  Watches watches() {
+    return watches;
   }
 
   void onPodChange(Consumer<PodChange> listener) {
@@ -111,8 +119,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       if (api.verb() == Verb.UPDATE && api.subresource().equals("status") && !api.query().isEmpty()) {
         return locked(lock.writeLock(), () -> super.dispatch(withoutQuery(request)));
       }
-      if ((api.verb() == Verb.LIST || api.verb() == Verb.WATCH) && api.query().containsKey("fieldSelector")) {
-        return locked(lock.readLock(), () -> selectFields(api));
+      if (api.verb() == Verb.WATCH) {
+        return locked(lock.readLock(), () -> watchEndpoint.watch(api));
+      }
+      if (api.verb() == Verb.LIST && !api.resource().isEmpty()) {
+        return locked(lock.readLock(), () -> lists.list(api));
       }
       boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
       return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
@@ -234,35 +245,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         request.getHeaders(), new Buffer(request.getUtf8Body().getBytes(StandardCharsets.UTF_8)));
   }
 
-  // ---- field selectors ------------------------------------------------------------------------
-
-  private MockResponse selectFields(ApiRequest api) {
-    FieldSelector selector = FieldSelector.parse(api.query().get("fieldSelector"));
-    String path = api.pathWithout("fieldSelector");
-    if (api.verb() == Verb.WATCH) {
-      MockResponse watch = handleWatch(path);
-      if (watch.getWebSocketListener() != null) {
-        watch.withWebSocketUpgrade(new SelectingWatchListener(watch.getWebSocketListener(), selector));
-      }
-      return watch;
-    }
-    MockResponse list = handleGet(path);
-    if (list.code() != 200 || list.getBody() == null) {
-      return list;
-    }
-    ObjectNode body = read(list.getBody().readUtf8());
-    if (body.path("items") instanceof ArrayNode items) {
-      ArrayNode kept = JSON.createArrayNode();
-      items.forEach(item -> {
-        if (selector.matches(item)) {
-          kept.add(item);
-        }
-      });
-      body.set("items", kept);
-    }
-    return list.setBody(body.toString());
-  }
-
   // ---- the store, for the kubelet double and seeding ------------------------------------------
 
   /**
@@ -295,6 +277,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       return;
     }
     JsonNode object = read(state);
+    recordChange(path, pathAttributes, object, oldAttributes, oldState, resource, newState);
     if (!"Pod".equals(object.path("kind").asText()) || !object.path("apiVersion").asText().equals("v1")) {
       return;
     }
@@ -305,6 +288,29 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     PodChange change = new PodChange(newState == null ? "DELETED" : oldState == null ? "ADDED" : "MODIFIED",
         meta.path("namespace").asText(), meta.path("name").asText());
     podListeners.forEach(listener -> listener.accept(change));
+  }
+
+  /**
+   * Gives the write its revision in the watch history: the object's new resourceVersion, or for a
+   * delete a revision of its own (etcd's delete revision, which the DELETED event carries).
+   */
+  private void recordChange(String path, AttributeSet pathAttributes, JsonNode object, AttributeSet oldAttributes,
+      String oldState, GenericKubernetesResource resource, String newState) {
+    JsonNode meta = object.path("metadata");
+    long stored = meta.path("resourceVersion").asLong(-1);
+    long revision = newState == null || stored < 0 ? requestResourceVersion() : stored;
+    AttributeSet newAttributes = null;
+    if (newState != null) {
+      newAttributes = resource != null
+          ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
+      if (!newAttributes.containsKey(KubernetesAttributesExtractor.PLURAL)) { // as the stock store keys it
+        newAttributes = AttributeSet.merge(pathAttributes, newAttributes);
+      }
+    }
+    watches.record(new StoredChange(revision, meta.path("namespace").asText(""), meta.path("name").asText(""),
+        oldAttributes, oldState, newAttributes, newState),
+        WatchEndpoint.resourcePath(ApiRequest.parse("GET", path, null, null)),
+        object.path("kind").asText(""), object.path("apiVersion").asText(""));
   }
 
   /** The stored pod, as the API server would return it. */
