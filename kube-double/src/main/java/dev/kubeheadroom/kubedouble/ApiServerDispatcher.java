@@ -62,6 +62,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   ApiServerDispatcher(List<CustomResourceDefinitionContext> customResources, RequestJournal journal) {
     super(customResources);
     this.journal = journal;
+    customResources.forEach(crd -> watches.knowKind(crd.getGroup() + "/" + crd.getVersion() + "/" + crd.getPlural(),
+        crd.getKind(), crd.getGroup() + "/" + crd.getVersion()));
   }
 
   FaultInjector faults() {

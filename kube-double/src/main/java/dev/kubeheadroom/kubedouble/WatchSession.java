@@ -21,8 +21,7 @@ final class WatchSession extends WebSocketListener {
 
   private final WatchFilter filter;
   private final boolean bookmarks;
-  private final String kind;
-  private final String apiVersion;
+  private final String resource;
   private final Consumer<WatchSession> onEnd;
   private final List<String> held = new ArrayList<>();
   private WebSocket socket;
@@ -33,17 +32,19 @@ final class WatchSession extends WebSocketListener {
 
   /**
    * @param revision the revision the watch starts at (events at or below it are not sent)
-   * @param kind the watched kind and its apiVersion, for BOOKMARK objects (empty if unknown)
+   * @param resource the watched {@code group/version/resource}
    * @param onEnd told once when the watch is over, whoever ended it
    */
-  WatchSession(WatchFilter filter, boolean bookmarks, long revision, String kind, String apiVersion,
-      Consumer<WatchSession> onEnd) {
+  WatchSession(WatchFilter filter, String resource, boolean bookmarks, long revision, Consumer<WatchSession> onEnd) {
     this.filter = filter;
+    this.resource = resource;
     this.bookmarks = bookmarks;
     this.revision = revision;
-    this.kind = kind;
-    this.apiVersion = apiVersion;
     this.onEnd = onEnd;
+  }
+
+  String resource() {
+    return resource;
   }
 
   WatchFilter filter() {
@@ -78,17 +79,17 @@ final class WatchSession extends WebSocketListener {
   /**
    * A BOOKMARK at {@code at} (the store's revision, never below what was sent): the object is
    * the watched kind with only {@code metadata.resourceVersion}, as
-   * {@code cacher.go} ({@code dispatchEvent} of a bookmark) sends it.
+   * {@code cacher.go} ({@code dispatchEvent} of a bookmark) sends it. Clients decode it by kind
+   * (fabric8 ends an informer on an object it cannot decode), so none is sent while the kind is
+   * unknown ({@link Kind#UNKNOWN}: nothing of this resource was ever written).
    */
-  synchronized void bookmark(long at, boolean initialEventsEnd) {
-    if (!bookmarks) {
+  synchronized void bookmark(long at, Kind kind, boolean initialEventsEnd) {
+    if (!bookmarks || kind.equals(Kind.UNKNOWN)) {
       return;
     }
     revision = Math.max(revision, at);
     ObjectNode object = Serialization.jsonMapper().createObjectNode();
-    if (!kind.isEmpty()) {
-      object.put("kind", kind).put("apiVersion", apiVersion);
-    }
+    object.put("kind", kind.kind()).put("apiVersion", kind.apiVersion());
     ObjectNode meta = object.putObject("metadata").put("resourceVersion", String.valueOf(revision));
     if (initialEventsEnd) {
       meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
@@ -137,6 +138,11 @@ final class WatchSession extends WebSocketListener {
   public void onFailure(WebSocket webSocket, Throwable t, Response response) {
     webSocket.close(CLOSE_NORMAL, String.valueOf(t.getMessage()));
     finished();
+  }
+
+  /** A kind and its apiVersion, e.g. {@code Pod v1}. */
+  record Kind(String kind, String apiVersion) {
+    static final Kind UNKNOWN = new Kind("", "");
   }
 
   private void send(String event) {

@@ -27,7 +27,7 @@ final class Watches implements AutoCloseable {
 
   private final WatchHistory history = new WatchHistory(DEFAULT_HISTORY);
   private final Set<WatchSession> sessions = ConcurrentHashMap.newKeySet();
-  private final Map<String, String> kinds = new ConcurrentHashMap<>();
+  private final Map<String, WatchSession.Kind> kinds = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "kube-double-watch-timers");
     thread.setDaemon(true);
@@ -68,9 +68,16 @@ final class Watches implements AutoCloseable {
 
   /** Records one write and sends it to every open watch it concerns. */
   synchronized void record(StoredChange change, String resourcePath, String kind, String apiVersion) {
-    kinds.putIfAbsent(resourcePath, kind + " " + apiVersion);
+    if (!kind.isEmpty()) {
+      knowKind(resourcePath, kind, apiVersion);
+    }
     history.record(change);
     sessions.forEach(session -> session.deliver(change));
+  }
+
+  /** What objects of {@code group/version/resource} are, for the BOOKMARKs of its watches. */
+  void knowKind(String resourcePath, String kind, String apiVersion) {
+    kinds.putIfAbsent(resourcePath, new WatchSession.Kind(kind, apiVersion));
   }
 
   /** Forgets every change so far: a watch or a continue token from before now gets 410. */
@@ -124,7 +131,7 @@ final class Watches implements AutoCloseable {
     WatchSession session = newSession(filter, resourcePath, at, bookmarks);
     initial.forEach(session::sendInitial);
     if (initialEventsEnd) {
-      session.bookmark(at, true);
+      session.bookmark(at, kindOf(session), true);
     }
     return register(session, timeoutSeconds);
   }
@@ -139,8 +146,7 @@ final class Watches implements AutoCloseable {
   }
 
   private WatchSession newSession(WatchFilter filter, String resourcePath, long from, boolean bookmarks) {
-    String[] kind = kinds.getOrDefault(resourcePath, " ").split(" ", 2);
-    return new WatchSession(filter, bookmarks, from, kind[0], kind[1], sessions::remove);
+    return new WatchSession(filter, resourcePath, bookmarks, from, sessions::remove);
   }
 
   /**
@@ -159,7 +165,11 @@ final class Watches implements AutoCloseable {
 
   private synchronized void sendBookmarks() {
     long at = history.revision();
-    sessions.forEach(session -> session.bookmark(at, false));
+    sessions.forEach(session -> session.bookmark(at, kindOf(session), false));
+  }
+
+  private WatchSession.Kind kindOf(WatchSession session) {
+    return kinds.getOrDefault(session.resource(), WatchSession.Kind.UNKNOWN);
   }
 
   @Override

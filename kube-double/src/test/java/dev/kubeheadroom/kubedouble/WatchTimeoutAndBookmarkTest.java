@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -98,6 +100,26 @@ class WatchTimeoutAndBookmarkTest {
       assertThat(bookmark.path("metadata").size()).isEqualTo(1);
       assertThat(bookmark.has("spec")).isFalse();
       assertThat(notAsked.summary()).containsExactly("ADDED a");
+    }
+  }
+
+  // fabric8 ends an informer on a watch object it cannot decode, and decodes by kind: watches on a
+  // resource nothing was ever written to get no bookmark from the double (whose kind it cannot
+  // know), and the informer keeps running to see the first object.
+  @Test
+  void anInformerOnAResourceNeverWrittenSurvivesBookmarkTicks() {
+    api.bookmarkInterval(Duration.ofMillis(100));
+    SharedIndexInformer<ConfigMap> informer = api.newClient().configMaps().inAnyNamespace().inform();
+    try {
+      await().atMost(Duration.ofSeconds(20)).until(informer::hasSynced);
+      long ticks = System.nanoTime() + Duration.ofMillis(500).toNanos();
+      await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() > ticks);
+      api.client().configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("m")
+          .endMetadata().build()).create();
+      await().atMost(Duration.ofSeconds(20)).until(() -> informer.getStore().list().size() == 1);
+      assertThat(informer.isRunning()).isTrue();
+    } finally {
+      informer.close();
     }
   }
 
