@@ -62,8 +62,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   ApiServerDispatcher(List<CustomResourceDefinitionContext> customResources, RequestJournal journal) {
     super(customResources);
     this.journal = journal;
-    customResources.forEach(crd -> watches.knowKind(crd.getGroup() + "/" + crd.getVersion() + "/" + crd.getPlural(),
-        crd.getKind(), crd.getGroup() + "/" + crd.getVersion()));
+    watches.knowKinds(customResources);
   }
 
   FaultInjector faults() {
@@ -292,27 +291,15 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     podListeners.forEach(listener -> listener.accept(change));
   }
 
-  /**
-   * Gives the write its revision in the watch history: the object's new resourceVersion, or for a
-   * delete a revision of its own (etcd's delete revision, which the DELETED event carries).
-   */
+  /** Records a write for watches at its resourceVersion; a delete takes a revision of its own, as in etcd. */
   private void recordChange(String path, AttributeSet pathAttributes, JsonNode object, AttributeSet oldAttributes,
       String oldState, GenericKubernetesResource resource, String newState) {
-    JsonNode meta = object.path("metadata");
-    long stored = meta.path("resourceVersion").asLong(-1);
-    long revision = newState == null || stored < 0 ? requestResourceVersion() : stored;
-    AttributeSet newAttributes = null;
-    if (newState != null) {
-      newAttributes = resource != null
-          ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
-      if (!newAttributes.containsKey(KubernetesAttributesExtractor.PLURAL)) { // as the stock store keys it
-        newAttributes = AttributeSet.merge(pathAttributes, newAttributes);
-      }
-    }
-    watches.record(new StoredChange(revision, meta.path("namespace").asText(""), meta.path("name").asText(""),
-        oldAttributes, oldState, newAttributes, newState),
-        WatchEndpoint.resourcePath(ApiRequest.parse("GET", path, null, null)),
-        object.path("kind").asText(""), object.path("apiVersion").asText(""));
+    long stored = object.path("metadata").path("resourceVersion").asLong(-1);
+    AttributeSet now = newState == null ? null : resource != null // keyed as the stock store keys it
+        ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
+    watches.record(path, object, StoredChange.of(newState == null || stored < 0 ? requestResourceVersion() : stored,
+        object, oldAttributes, oldState, now == null || now.containsKey(KubernetesAttributesExtractor.PLURAL)
+            ? now : AttributeSet.merge(pathAttributes, now), newState));
   }
 
   /** The stored pod, as the API server would return it. */

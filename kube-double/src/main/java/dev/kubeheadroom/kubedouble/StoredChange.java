@@ -1,5 +1,6 @@
 package dev.kubeheadroom.kubedouble;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
 /**
@@ -18,5 +19,12 @@ record StoredChange(long revision, String namespace, String name, AttributeSet o
     }
     namespace = namespace == null ? "" : namespace;
     name = name == null ? "" : name;
+  }
+
+  static StoredChange of(long revision, JsonNode object, AttributeSet oldAttributes, String oldState,
+      AttributeSet newAttributes, String newState) {
+    JsonNode meta = object.path("metadata");
+    return new StoredChange(revision, meta.path("namespace").asText(""), meta.path("name").asText(""),
+        oldAttributes, oldState, newAttributes, newState);
   }
 }

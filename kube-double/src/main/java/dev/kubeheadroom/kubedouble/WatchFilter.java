@@ -16,7 +16,8 @@ record WatchFilter(AttributeSet query, FieldSelector fields) {
   private static final ObjectMapper JSON = Serialization.jsonMapper();
 
   boolean passes(AttributeSet attributes, String state) {
-    return attributes != null && state != null && attributes.matches(query) && fields.matches(read(state));
+    return attributes != null && state != null && attributes.matches(query)
+        && (fields.requirements().isEmpty() || fields.matches(read(state)));
   }
 
   /**

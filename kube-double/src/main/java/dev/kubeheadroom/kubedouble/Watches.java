@@ -1,5 +1,7 @@
 package dev.kubeheadroom.kubedouble;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -66,10 +68,12 @@ final class Watches implements AutoCloseable {
 
   // ---- the store's side -----------------------------------------------------------------------
 
-  /** Records one write and sends it to every open watch it concerns. */
-  synchronized void record(StoredChange change, String resourcePath, String kind, String apiVersion) {
+  /** Records one write to {@code path} ({@code object}: its state) and sends it to the watches it concerns. */
+  synchronized void record(String path, JsonNode object, StoredChange change) {
+    String kind = object.path("kind").asText("");
     if (!kind.isEmpty()) {
-      knowKind(resourcePath, kind, apiVersion);
+      knowKind(WatchEndpoint.resourcePath(ApiRequest.parse("GET", path, null, null)), kind,
+          object.path("apiVersion").asText(""));
     }
     history.record(change);
     sessions.forEach(session -> session.deliver(change));
@@ -78,6 +82,11 @@ final class Watches implements AutoCloseable {
   /** What objects of {@code group/version/resource} are, for the BOOKMARKs of its watches. */
   void knowKind(String resourcePath, String kind, String apiVersion) {
     kinds.putIfAbsent(resourcePath, new WatchSession.Kind(kind, apiVersion));
+  }
+
+  void knowKinds(List<CustomResourceDefinitionContext> customResources) {
+    customResources.forEach(crd -> knowKind(crd.getGroup() + "/" + crd.getVersion() + "/" + crd.getPlural(),
+        crd.getKind(), crd.getGroup() + "/" + crd.getVersion()));
   }
 
   /** Forgets every change so far: a watch or a continue token from before now gets 410. */

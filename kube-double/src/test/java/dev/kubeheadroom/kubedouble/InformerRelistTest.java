@@ -92,7 +92,8 @@ class InformerRelistTest {
     // then
     assertConverged();
     assertThat(api.requests().count(Verb.LIST, "pods", "")).isEqualTo(listsBefore + 1);
-    assertThat(events).contains("delete b", "add d", "update c");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(events).contains("delete b", "add d", "update c")); // handlers are told after the store
   }
 
   // watch_cache.go getAllEventsSinceLocked: within the history, the reconnecting watch gets each
