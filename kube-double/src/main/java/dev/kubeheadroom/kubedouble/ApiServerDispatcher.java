@@ -52,8 +52,9 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final RequestJournal journal;
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
   private final Watches watches = new Watches();
-  private final WatchEndpoint watchEndpoint = new WatchEndpoint(this::handleGet, this::getKey, watches);
-  private final ListPager lists = new ListPager(this::handleGet, this::getKey, watches);
+  private final ListPager.Store store = new CrudStore(map, this::getKey);
+  private final WatchEndpoint watchEndpoint = new WatchEndpoint(store, watches);
+  private final ListPager lists = new ListPager(store, watches);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */

@@ -1,18 +1,21 @@
 package dev.kubeheadroom.kubedouble;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * LIST as etcd serves it ({@code staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go},
@@ -29,40 +32,30 @@ final class ListPager {
       + "this response to retrieve the remainder of the results. Continuing with the provided token results "
       + "in an inconsistent list - objects that were created, modified, or deleted between the time the "
       + "first chunk was returned and now may show up in the list.";
+  private static final ObjectMapper JSON = Serialization.jsonMapper();
 
-  private final Function<String, MockResponse> stockList;
-  private final Function<String, AttributeSet> attributes;
+  /** The store as lists and watches read it. */
+  interface Store {
+    /** The CRUD mock's attributes of a path (resource, namespace, name, label selector). */
+    AttributeSet query(String path);
+
+    /** The stored objects whose attributes match {@code query}. */
+    List<Map.Entry<AttributeSet, String>> select(AttributeSet query);
+  }
+
+  private final Store store;
   private final Watches watches;
 
-  /**
-   * @param stockList the CRUD mock's list of a path (current state, label selector applied)
-   * @param attributes the CRUD mock's attributes of a path
-   */
-  ListPager(Function<String, MockResponse> stockList, Function<String, AttributeSet> attributes, Watches watches) {
-    this.stockList = stockList;
-    this.attributes = attributes;
+  ListPager(Store store, Watches watches) {
+    this.store = store;
     this.watches = watches;
   }
 
   MockResponse list(ApiRequest api) {
-    String path = keeping(api.path(), Set.of("labelSelector"));
-    MockResponse stock = stockList.apply(path);
-    if (stock.code() != 200 || stock.getBody() == null) {
-      return stock;
-    }
-    ObjectNode body = WatchFilter.read(stock.getBody().readUtf8());
-    if (!(body.get("items") instanceof ArrayNode items)) {
-      return stock.setBody(body.toString());
-    }
     String fieldSelector = api.query().getOrDefault("fieldSelector", "");
-    WatchFilter filter = new WatchFilter(attributes.apply(path), FieldSelector.parse(fieldSelector));
-    TreeMap<String, JsonNode> state = new TreeMap<>();
-    items.forEach(item -> {
-      if (filter.fields().matches(item)) {
-        state.put(key(api, item.path("metadata")), item);
-      }
-    });
-    long at = body.path("metadata").path("resourceVersion").asLong(watches.revision());
+    WatchFilter filter = filter(store, api);
+    TreeMap<String, String> state = selected(store, filter, !api.namespace().isEmpty());
+    long at = watches.revision();
     String start = "";
     String token = api.query().getOrDefault("continue", "");
     if (!token.isEmpty()) {
@@ -77,29 +70,66 @@ final class ListPager {
     } else if ("Exact".equals(api.query().get("resourceVersionMatch")) && api.query().containsKey("resourceVersion")) {
       at = rewind(api, state, filter, revision(api.query().get("resourceVersion")));
     }
-    List<JsonNode> rest = new ArrayList<>(state.tailMap(start, true).values());
+    SortedMap<String, String> rest = state.tailMap(start, true);
     long limit = revision(api.query().getOrDefault("limit", "0"));
-    ObjectNode meta = body.putObject("metadata").put("resourceVersion", String.valueOf(at));
+    ObjectNode meta = JSON.createObjectNode().put("resourceVersion", String.valueOf(at));
+    Collection<String> items = rest.values();
     if (limit > 0 && rest.size() > limit) {
-      List<JsonNode> page = rest.subList(0, (int) limit);
-      meta.put("continue", ContinueToken.after(at, key(api, page.get(page.size() - 1).path("metadata"))).encode());
+      List<String> page = new ArrayList<>((int) limit);
+      String lastKey = "";
+      for (Map.Entry<String, String> item : rest.entrySet()) {
+        if (page.size() == limit) {
+          break;
+        }
+        page.add(item.getValue());
+        lastKey = item.getKey();
+      }
+      meta.put("continue", ContinueToken.after(at, lastKey).encode());
       if (fieldSelector.isBlank() && api.query().getOrDefault("labelSelector", "").isBlank()) {
         meta.put("remainingItemCount", rest.size() - limit);
       }
-      rest = page;
+      items = page;
     }
-    body.putArray("items").addAll(rest);
-    return stock.setBody(body.toString());
+    String body = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"metadata\":" + meta + ",\"items\":["
+        + String.join(",", items) + "]}";
+    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body);
+  }
+
+  /** What a list or watch request selects: its path, label selector and field selector. */
+  static WatchFilter filter(Store store, ApiRequest api) {
+    return new WatchFilter(store.query(keeping(api.path(), Set.of("labelSelector"))),
+        FieldSelector.parse(api.query().getOrDefault("fieldSelector", "")));
+  }
+
+  /**
+   * The stored objects {@code filter} selects, as stored, by etcd key ({@code namespace/name}; in
+   * a namespaced list only {@code name}, the part after the list's prefix).
+   */
+  static TreeMap<String, String> selected(Store store, WatchFilter filter, boolean namespaced) {
+    TreeMap<String, String> out = new TreeMap<>();
+    for (Map.Entry<AttributeSet, String> entry : store.select(filter.query())) {
+      if (filter.fields().requirements().isEmpty() || filter.fields().matches(WatchFilter.read(entry.getValue()))) {
+        String name = value(entry.getKey(), KubernetesAttributesExtractor.NAME);
+        out.put(namespaced ? name : Watches.key(value(entry.getKey(), KubernetesAttributesExtractor.NAMESPACE), name),
+            entry.getValue());
+      }
+    }
+    return out;
+  }
+
+  private static String value(AttributeSet attributes, String key) {
+    Attribute attribute = attributes.getAttribute(key);
+    return attribute == null || attribute.getValues().isEmpty() ? "" : attribute.getValues().get(0).toString();
   }
 
   /** Undoes, newest first, the retained changes after {@code revision}: the state at it. */
-  private long rewind(ApiRequest api, Map<String, JsonNode> state, WatchFilter filter, long revision) {
+  private long rewind(ApiRequest api, Map<String, String> state, WatchFilter filter, long revision) {
     List<StoredChange> after = watches.since(revision);
     for (int i = after.size() - 1; i >= 0; i--) {
       StoredChange change = after.get(i);
       String key = api.namespace().isEmpty() ? Watches.key(change.namespace(), change.name()) : change.name();
       if (filter.passes(change.oldAttributes(), change.oldState())) {
-        state.put(key, WatchFilter.read(change.oldState()));
+        state.put(key, change.oldState());
       } else {
         state.remove(key);
       }
@@ -112,11 +142,6 @@ final class ListPager {
     status.putObject("metadata").put("continue", new ContinueToken(-1, asked.start()).encode());
     return new MockResponse().setResponseCode(410).setHeader("Content-Type", "application/json")
         .setBody(status.toString());
-  }
-
-  private static String key(ApiRequest api, JsonNode meta) {
-    String name = meta.path("name").asText("");
-    return api.namespace().isEmpty() ? Watches.key(meta.path("namespace").asText(""), name) : name;
   }
 
   /** A non-negative number from the query; anything else is 400 as on the real server. */
