@@ -175,7 +175,7 @@ public final class ApiServerDouble implements AutoCloseable {
   }
 
   /**
-   * The longest any watch stays open from now on (default 5 minutes); a watch's own
+   * The longest a watch opened from now on stays open (default 5 minutes); a watch's own
    * {@code timeoutSeconds} ends it sooner. The server closes it cleanly and clients reconnect.
    */
   public void watchTimeout(Duration timeout) {
