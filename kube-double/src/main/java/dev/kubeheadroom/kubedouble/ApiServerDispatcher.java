@@ -12,6 +12,7 @@ import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import dev.kubeheadroom.kubedouble.PodAdmission.NamespaceObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
@@ -56,6 +57,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final AccessControl access = new AccessControl(this::stored);
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
   private final MutatingAdmission admission = new MutatingAdmission(this::stored, this::object);
+  private final Watches watches = new Watches();
+  private final ListPager.Store store = new CrudStore(map, this::getKey);
+  private final WatchEndpoint watchEndpoint = new WatchEndpoint(store, watches);
+  private final ListPager lists = new ListPager(store, watches);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
@@ -64,6 +69,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   ApiServerDispatcher(List<CustomResourceDefinitionContext> customResources, RequestJournal journal) {
     super(customResources);
     this.journal = journal;
+    watches.knowKinds(customResources);
   }
 
   FaultInjector faults() {
@@ -76,6 +82,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   void version(ServerVersion version) {
     this.version = Objects.requireNonNull(version, "version");
+  }
+
+  Watches watches() {
+    return watches;
   }
 
   void onPodChange(Consumer<PodChange> listener) {
@@ -130,8 +140,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       if (api.verb() == Verb.UPDATE && api.subresource().equals("status") && !api.query().isEmpty()) {
         return locked(lock.writeLock(), () -> super.dispatch(withoutQuery(request)));
       }
-      if ((api.verb() == Verb.LIST || api.verb() == Verb.WATCH) && api.query().containsKey("fieldSelector")) {
-        return locked(lock.readLock(), () -> selectFields(api));
+      if (api.verb() == Verb.WATCH) {
+        return locked(lock.readLock(), () -> watchEndpoint.watch(api));
+      }
+      if (api.verb() == Verb.LIST && !api.resource().isEmpty()) {
+        return locked(lock.readLock(), () -> lists.list(api));
       }
       boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
       return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
@@ -256,35 +269,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         request.getHeaders(), new Buffer(request.getUtf8Body().getBytes(StandardCharsets.UTF_8)));
   }
 
-  // ---- field selectors ------------------------------------------------------------------------
-
-  private MockResponse selectFields(ApiRequest api) {
-    FieldSelector selector = FieldSelector.parse(api.query().get("fieldSelector"));
-    String path = api.pathWithout("fieldSelector");
-    if (api.verb() == Verb.WATCH) {
-      MockResponse watch = handleWatch(path);
-      if (watch.getWebSocketListener() != null) {
-        watch.withWebSocketUpgrade(new SelectingWatchListener(watch.getWebSocketListener(), selector));
-      }
-      return watch;
-    }
-    MockResponse list = handleGet(path);
-    if (list.code() != 200 || list.getBody() == null) {
-      return list;
-    }
-    ObjectNode body = read(list.getBody().readUtf8());
-    if (body.path("items") instanceof ArrayNode items) {
-      ArrayNode kept = JSON.createArrayNode();
-      items.forEach(item -> {
-        if (selector.matches(item)) {
-          kept.add(item);
-        }
-      });
-      body.set("items", kept);
-    }
-    return list.setBody(body.toString());
-  }
-
   // ---- the store, for the kubelet double and seeding ------------------------------------------
 
   /**
@@ -317,6 +301,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       return;
     }
     JsonNode object = read(state);
+    recordChange(path, pathAttributes, object, oldAttributes, oldState, resource, newState);
     if (!"Pod".equals(object.path("kind").asText()) || !object.path("apiVersion").asText().equals("v1")) {
       return;
     }
@@ -327,6 +312,17 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     PodChange change = new PodChange(newState == null ? "DELETED" : oldState == null ? "ADDED" : "MODIFIED",
         meta.path("namespace").asText(), meta.path("name").asText());
     podListeners.forEach(listener -> listener.accept(change));
+  }
+
+  /** Records a write for watches at its resourceVersion; a delete takes a revision of its own, as in etcd. */
+  private void recordChange(String path, AttributeSet pathAttributes, JsonNode object, AttributeSet oldAttributes,
+      String oldState, GenericKubernetesResource resource, String newState) {
+    long stored = object.path("metadata").path("resourceVersion").asLong(-1);
+    AttributeSet now = newState == null ? null : resource != null // keyed as the stock store keys it
+        ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
+    watches.record(path, object, StoredChange.of(newState == null || stored < 0 ? requestResourceVersion() : stored,
+        object, oldAttributes, oldState, now == null || now.containsKey(KubernetesAttributesExtractor.PLURAL)
+            ? now : AttributeSet.merge(pathAttributes, now), newState));
   }
 
   /** The stored pod, as the API server would return it. */

@@ -262,6 +262,51 @@ public final class ApiServerDouble implements AutoCloseable {
     return dispatcher.pods().stream().map(ApiServerDouble::toPod).toList();
   }
 
+  // ---- watches and history (see DESIGN.md "Watches and lists") --------------------------------
+
+  /**
+   * Forgets the watch history so far, as an etcd compaction does: a watch resuming from an older
+   * resourceVersion gets an ERROR 410 Expired event (informers then relist), and a LIST
+   * {@code continue} token from before now gets 410.
+   */
+  public void compactHistory() {
+    Watches watches = dispatcher.watches();
+    watches.compact(watches.revision());
+  }
+
+  /** How many writes the watch history keeps (default {@value Watches#DEFAULT_HISTORY}). */
+  public void watchHistoryLimit(int writes) {
+    dispatcher.watches().historyLimit(writes);
+  }
+
+  /**
+   * The longest a watch opened from now on stays open (default 5 minutes); a watch's own
+   * {@code timeoutSeconds} ends it sooner. The server closes it cleanly and clients reconnect.
+   */
+  public void watchTimeout(Duration timeout) {
+    dispatcher.watches().timeout(timeout);
+  }
+
+  /** How often watches that allow bookmarks get a BOOKMARK event (default 1 s). */
+  public void bookmarkInterval(Duration interval) {
+    dispatcher.watches().bookmarkInterval(interval);
+  }
+
+  /** Ends every open watch now, as a dropped connection would; clients reconnect. */
+  public void dropWatches() {
+    dispatcher.watches().dropAll();
+  }
+
+  /** How many watches are open. */
+  public int openWatches() {
+    return dispatcher.watches().open();
+  }
+
+  /** The store's current revision: the resourceVersion of the latest write. */
+  public long revision() {
+    return dispatcher.watches().revision();
+  }
+
   /** How long {@link #start()} took, server and first client included. */
   public Duration startupTime() {
     return startupTime;
@@ -279,6 +324,7 @@ public final class ApiServerDouble implements AutoCloseable {
   public void close() {
     extraClients.forEach(KubernetesClient::close);
     seedClient.close();
+    dispatcher.watches().close();
     server.destroy();
   }
 }
