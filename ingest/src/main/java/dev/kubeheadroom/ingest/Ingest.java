@@ -296,7 +296,6 @@ public final class Ingest implements AutoCloseable {
       return;
     }
     long started = System.nanoTime();
-    metrics.resync(reason);
     try {
       nodes.republishAll();
       namespaces.republishAll();
@@ -307,6 +306,7 @@ public final class Ingest implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
+    metrics.resync(reason); // counted once done, so "a re-publish ran" means everything it read is sent
     LOG.info("full re-publish ({}) done in {} ms", reason,
         Duration.ofNanos(System.nanoTime() - started).toMillis());
   }

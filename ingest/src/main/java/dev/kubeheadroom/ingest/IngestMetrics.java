@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *       the buffer was full (each forces a full re-publish once Kafka is back)
  *   <li>{@value #DELIVERY_FAILURES} [headroom_ingest_delivery_failures_total]: records Kafka did
  *       not acknowledge in time (each forces a full re-publish)
- *   <li>{@value #RESYNCS}{@code {reason}} [headroom_ingest_resyncs_total]: full re-publishes;
+ *   <li>{@value #RESYNCS}{@code {reason}} [headroom_ingest_resyncs_total]: full re-publishes completed;
  *       reason = leader, overflow
  *   <li>{@value #BUFFERED} [headroom_ingest_buffered_records]: queued plus unacknowledged records
  *   <li>{@value #LEADER} [headroom_ingest_leader]: 1 while this instance publishes

@@ -64,6 +64,16 @@ final class IngestHarness implements AutoCloseable {
     return ingest;
   }
 
+  /**
+   * As {@link #start(String)}, then waits until it leads and its first full re-publish is done, so
+   * that what a test writes afterwards arrives as a change, never also inside that re-publish.
+   */
+  Ingest startLeader(String identity) {
+    Ingest ingest = start(identity);
+    await().atMost(TIMEOUT).until(() -> counter(ingest, IngestMetrics.RESYNCS, "reason", "leader") >= 1);
+    return ingest;
+  }
+
   SimpleMeterRegistry registry(Ingest ingest) {
     return registries.get(started.indexOf(ingest));
   }

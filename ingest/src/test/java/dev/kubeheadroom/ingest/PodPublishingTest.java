@@ -37,7 +37,7 @@ class PodPublishingTest {
   @BeforeEach
   void start(KafkaBroker kafka) {
     harness = new IngestHarness(kafka);
-    ingest = harness.start("ingest-a");
+    ingest = harness.startLeader("ingest-a");
   }
 
   @AfterEach
