@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -69,6 +70,7 @@ public final class ApiServerDouble implements AutoCloseable {
   }
 
   private final KubernetesMockServer server;
+  private final Authenticator authenticator = new Authenticator();
   private final ApiServerDispatcher dispatcher;
   private final RequestJournal journal;
   private final KubernetesClient client;
@@ -110,17 +112,66 @@ public final class ApiServerDouble implements AutoCloseable {
     return client;
   }
 
-  /** A new client for this server (closed with it), e.g. one per component under test. */
+  /**
+   * A new client for this server (closed with it), e.g. one per component under test. Like
+   * {@link #client()} it acts as the test-only administrator ({@code system:masters}), whom RBAC
+   * never denies.
+   */
   public KubernetesClient newClient() {
-    KubernetesClient fresh = new KubernetesClientBuilder().withConfig(config()).build();
-    extraClients.add(fresh);
-    return fresh;
+    return track(new KubernetesClientBuilder().withConfig(config()).build());
   }
 
-  /** The client configuration: master URL, no TLS, no credentials, namespace {@code default}. */
+  /**
+   * The administrator's client configuration: master URL, no TLS, the admin's bearer token,
+   * namespace {@code default}, fabric8's request retries off.
+   */
   public Config config() {
-    return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
-        .withTrustCerts(true).withHttp2Disable(true).withRequestRetryBackoffLimit(0).build();
+    return config("default", authenticator.adminToken());
+  }
+
+  /**
+   * The bearer token of ServiceAccount {@code namespace/serviceAccount} (the same on every call):
+   * it authenticates as {@code system:serviceaccount:NS:SA} in the groups
+   * {@code system:serviceaccounts}, {@code system:serviceaccounts:NS} and
+   * {@code system:authenticated}, and is authorized by the RBAC objects stored in the double.
+   */
+  public String serviceAccountToken(String namespace, String serviceAccount) {
+    return authenticator.serviceAccountToken(namespace, serviceAccount);
+  }
+
+  /**
+   * A client acting as ServiceAccount {@code namespace/serviceAccount} (closed with the double);
+   * its default namespace is {@code namespace}, fabric8's request retries are off.
+   */
+  public KubernetesClient clientAs(String namespace, String serviceAccount) {
+    return track(new KubernetesClientBuilder().withConfig(configAs(namespace, serviceAccount)).build());
+  }
+
+  /** The configuration behind {@link #clientAs}: master URL, the ServiceAccount's token, its namespace. */
+  public Config configAs(String namespace, String serviceAccount) {
+    return config(namespace, serviceAccountToken(namespace, serviceAccount));
+  }
+
+  /**
+   * Writes a kubeconfig (server {@link #url()}, the ServiceAccount's token, default namespace
+   * {@code namespace}) that {@code Config.autoConfigure} ({@code KUBECONFIG=file}) and
+   * {@code Config.fromKubeconfig} read, so a separate process acts as that ServiceAccount. It
+   * carries no retry settings: such a client has fabric8's defaults.
+   */
+  public void writeKubeconfig(String namespace, String serviceAccount, Path file) {
+    String user = UserInfo.serviceAccount(namespace, serviceAccount).name();
+    Kubeconfig.write(file, Kubeconfig.render(url(), user, serviceAccountToken(namespace, serviceAccount), namespace));
+  }
+
+  private Config config(String namespace, String token) {
+    return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace(namespace)
+        .withOauthToken(token).withTrustCerts(true).withHttp2Disable(true)
+        .withRequestRetryBackoffLimit(0).build();
+  }
+
+  private KubernetesClient track(KubernetesClient fresh) {
+    extraClients.add(fresh);
+    return fresh;
   }
 
   /**
