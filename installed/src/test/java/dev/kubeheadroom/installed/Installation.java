@@ -71,7 +71,7 @@ final class Installation implements AutoCloseable {
     new ClusterApply(cluster.admin()).apply(namespace, objects, certs.map(WebhookCertificates.Issued::caPem));
 
     PodPlanner planner = new PodPlanner(namespace, dir.resolve(release),
-        (ns, sa, file) -> TemporaryKubeconfig.write(cluster.api.url(), ns, file), (volume, path) -> fill(volume, path, certificate, certs));
+        cluster.api::writeKubeconfig, (volume, path) -> fill(volume, path, certificate, certs));
     Installation installation = new Installation(cluster, release, namespace, objects);
     try {
       for (Deployment deployment : manifests.deployments()) {
