@@ -50,6 +50,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final FieldOwnership ownership = new FieldOwnership();
   private final RequestJournal journal;
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
+  private final MutatingAdmission admission = new MutatingAdmission(this::objects, this::object);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
@@ -70,6 +71,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   void onPodChange(Consumer<PodChange> listener) {
     podListeners.add(listener);
+  }
+
+  MutatingAdmission admission() {
+    return admission;
   }
 
   @Override
@@ -103,7 +108,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchPodMetadata(api, request.getUtf8Body()));
       }
       if (api.isPods() && api.verb() == Verb.CREATE && api.name().isEmpty()) {
-        return locked(lock.writeLock(), () -> createPod(request, seed));
+        ObjectNode pod = admit(api, read(request.getUtf8Body()), seed); // webhooks are called unlocked
+        return locked(lock.writeLock(), () -> createPod(request, pod, seed));
       }
       if (!api.isPods() && api.verb() == Verb.PATCH && api.subresource().equals("status")) {
         return locked(lock.writeLock(), () -> patchStatus(api, request));
@@ -187,8 +193,12 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   // ---- pod creation ---------------------------------------------------------------------------
 
-  private MockResponse createPod(RecordedRequest request, boolean seed) {
-    ObjectNode pod = read(request.getUtf8Body());
+  /** The mutating-admission chain (MutatingAdmission); seeding bypasses it as it bypasses every check. */
+  private ObjectNode admit(ApiRequest api, ObjectNode pod, boolean seed) {
+    return seed ? pod : admission.admit(api, pod, AdmissionReviews.User.UNKNOWN);
+  }
+
+  private MockResponse createPod(RecordedRequest request, ObjectNode pod, boolean seed) {
     PodDefaults.applyOnCreate(pod, seed);
     byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
     return super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
@@ -314,18 +324,28 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   /** Every stored pod. */
   List<ObjectNode> pods() {
+    return objects("/api/v1/pods");
+  }
+
+  /** Every stored object of a collection path, e.g. {@code /api/v1/pods}. */
+  List<ObjectNode> objects(String collectionPath) {
     return locked(lock.readLock(), () -> {
-      AttributeSet allPods = getKey("/api/v1/pods");
+      AttributeSet all = getKey(collectionPath);
       List<ObjectNode> out = new ArrayList<>();
       synchronized (map) {
         map.forEach((key, value) -> {
-          if (key.matches(allPods)) {
+          if (key.matches(all)) {
             out.add(read(value));
           }
         });
       }
       return out;
     });
+  }
+
+  /** The stored object at a path, e.g. {@code /api/v1/namespaces/team-a}. */
+  Optional<ObjectNode> object(String path) {
+    return locked(lock.readLock(), () -> Optional.ofNullable(findResource(getKey(path))).map(e -> read(e.getValue())));
   }
 
   /**

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -196,6 +197,31 @@ public final class ApiServerDouble implements AutoCloseable {
   /** The requests answered so far, for counting. */
   public RequestJournal requests() {
     return journal;
+  }
+
+  /**
+   * Routes a Service port to a local address: the double's stand-in for the Service's endpoints,
+   * so a MutatingWebhookConfiguration whose {@code clientConfig.service} is
+   * {@code {namespace, name, port}} reaches a webhook a test started on {@code target}. The
+   * server certificate is still verified for {@code NAME.NAMESPACE.svc}, as the API server does.
+   */
+  public void routeService(String namespace, String name, int port, InetSocketAddress target) {
+    dispatcher.admission().routes().route(namespace, name, port, target);
+  }
+
+  /** Removes a route: calls to that Service port fail as if it had no endpoints. */
+  public void unrouteService(String namespace, String name, int port) {
+    dispatcher.admission().routes().remove(namespace, name, port);
+  }
+
+  /** Every call the mutating-admission chain made to a webhook so far, in order. */
+  public List<AdmissionCall> admissionCalls() {
+    return dispatcher.admission().calls();
+  }
+
+  /** Forgets the admission calls recorded so far. */
+  public void clearAdmissionCalls() {
+    dispatcher.admission().clearCalls();
   }
 
   /** The stored pod, read without a request. */

@@ -15,11 +15,15 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A self-signed serving certificate for {@code localhost}/{@code 127.0.0.1}, made once per JVM
+ * A self-signed serving certificate for {@code localhost}/{@code 127.0.0.1} and for the chart's
+ * webhook Service ({@value #SERVICE_HOST}, the name the API server verifies), made once per JVM
  * with the JDK's {@code keytool} (the production certificate comes from cert-manager and is loaded
  * by the caller; this module only takes an {@link SSLContext}).
  */
 final class TestTls {
+  static final String SERVICE_NAMESPACE = "headroom-system";
+  static final String SERVICE_NAME = "kube-headroom-webhook";
+  static final String SERVICE_HOST = SERVICE_NAME + "." + SERVICE_NAMESPACE + ".svc";
   private static final char[] PASSWORD = "changeit".toCharArray();
   private static KeyStore keyStore;
 
@@ -33,7 +37,7 @@ final class TestTls {
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Process p = new ProcessBuilder(List.of(keytool, "-genkeypair", "-alias", "webhook",
             "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-            "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+            "-ext", "SAN=dns:localhost,ip:127.0.0.1,dns:" + SERVICE_HOST, "-validity", "2", "-storetype", "PKCS12",
             "-keystore", file.toString(), "-storepass", new String(PASSWORD)))
             .redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes());
@@ -67,6 +71,19 @@ final class TestTls {
       SSLContext ctx = SSLContext.getInstance("TLS");
       ctx.init(kmf.getKeyManagers(), null, null);
       return ctx;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** {@code clientConfig.caBundle} for that certificate: the base64 of its PEM. */
+  static String caBundle() {
+    try {
+      String pem = "-----BEGIN CERTIFICATE-----\n"
+          + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'})
+              .encodeToString(keyStore().getCertificate("webhook").getEncoded())
+          + "\n-----END CERTIFICATE-----\n";
+      return java.util.Base64.getEncoder().encodeToString(pem.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.kubedouble.AdmissionCall;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -22,11 +22,13 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.zjsonpatch.JsonPatch;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.http.HttpResponse;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The webhook as deployed: state from the real compacted topics on the in-JVM broker, HTTPS with
- * a verified certificate, and a pod that then lands in the API server double.
+ * a verified certificate, called by the API server double's mutating-admission chain as the chart
+ * registers it.
  */
 @WithKafka
 class WebhookIntegrationTest {
@@ -102,8 +105,9 @@ class WebhookIntegrationTest {
   }
 
   @Test
-  void twentySecondJobInAManagedNamespaceGetsItsBoostedLimitAtAdmission(KafkaBroker kafka) throws Exception {
-    // given: the namespaces and config topics as ingest leaves them, read by a started webhook
+  void twentySecondJobInAManagedNamespaceGetsItsBoostedLimitAtAdmission(KafkaBroker kafka) {
+    // given: the namespaces and config topics as ingest leaves them, read by a started webhook,
+    // and an API server holding the chart's MutatingWebhookConfiguration for its Service
     Topics topics = freshTopics();
     createTopics(kafka, topics);
     publish(kafka, topics, enforcing(), managed("ci"),
@@ -113,21 +117,16 @@ class WebhookIntegrationTest {
       assertThat(webhook.state().namespace("ci")).isPresent();
       api.seedClient().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci")
           .addToLabels(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED).endMetadata().build()).create();
+      api.routeService(TestTls.SERVICE_NAMESPACE, TestTls.SERVICE_NAME, 443,
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), webhook.port()));
+      api.client().admissionRegistration().v1().mutatingWebhookConfigurations()
+          .resource(chartConfiguration(TestTls.caBundle())).create();
       Job job = api.client().batch().v1().jobs().inNamespace("ci").resource(compileJob()).create();
 
-      // when: the Job controller creates its pod; the API server sends it to the webhook (the
-      // double calls no webhooks itself, so this test plays the API server's admission step)
+      // when: the Job controller creates its pod; the API server's admission chain calls the
+      // webhook over HTTPS (certificate verified for the Service name) and applies its patch
       Pod pod = podOf(job);
-      JsonNode review = admissionReview(pod);
-      HttpResponse<byte[]> answer = new WebhookClient(webhook.port())
-          .post(WebhookServer.MUTATE_PATH, review.toString().getBytes(StandardCharsets.UTF_8));
-      assertThat(answer.statusCode()).isEqualTo(200);
-      JsonNode response = tree(answer.body());
-      assertThat(response.at("/response/uid").asText()).isEqualTo(review.at("/request/uid").asText());
-      assertThat(response.at("/response/allowed").asBoolean()).isTrue();
-      JsonNode patched = JsonPatch.apply(Fixtures.patch(response), Fixtures.JSON.valueToTree(pod));
-      api.client().pods().inNamespace("ci")
-          .resource(Fixtures.JSON.treeToValue(patched, Pod.class)).create();
+      api.client().pods().inNamespace("ci").resource(pod).create();
 
       // then: the stored pod carries limit = 2 × request, stays Burstable, keeps its owner
       Pod stored = api.pod("ci", pod.getMetadata().getName()).orElseThrow();
@@ -137,8 +136,44 @@ class WebhookIntegrationTest {
       assertThat(resources.getLimits().get("memory")).isEqualTo(new Quantity("1Gi"));
       assertThat(stored.getStatus().getQosClass()).isEqualTo("Burstable");
       assertThat(stored.getMetadata().getOwnerReferences().get(0).getKind()).isEqualTo("Job");
+      assertThat(api.admissionCalls()).singleElement().satisfies(call -> {
+        assertThat(call.webhook()).isEqualTo("pod-cpu-limits.kube-headroom.dev");
+        assertThat(call.outcome()).isEqualTo(AdmissionCall.Outcome.MUTATED);
+      });
       assertThat(webhook.metrics().requestCount(WebhookMetrics.Result.MUTATED)).isEqualTo(1);
+
+      // and: a pod labelled unmanaged is not even sent (the chart's objectSelector)
+      api.client().pods().inNamespace("ci").resource(new PodBuilder(podOf(job)).editMetadata()
+          .withName("compile-4711-opted-out").addToLabels(HeadroomKeys.MODE_LABEL, HeadroomKeys.UNMANAGED)
+          .endMetadata().build()).create();
+      assertThat(api.admissionCalls()).hasSize(1);
+      assertThat(api.pod("ci", "compile-4711-opted-out").orElseThrow().getSpec().getContainers().get(0)
+          .getResources().getLimits()).doesNotContainKey("cpu");
     }
+  }
+
+  /**
+   * The MutatingWebhookConfiguration {@code deploy/charts/kube-headroom/templates/mutatingwebhook.yaml}
+   * renders, with {@code caBundle} set as without cert-manager (cert-manager's CA injector writes the
+   * same field). {@code timeoutSeconds} is 10 rather than the chart's 3: the first TLS handshake in
+   * a cold JVM on this shared machine can take seconds, and under Ignore a timeout would only
+   * show up as a pod admitted unchanged.
+   */
+  private static MutatingWebhookConfiguration chartConfiguration(String caBundle) {
+    return new MutatingWebhookConfigurationBuilder().withNewMetadata().withName("kube-headroom").endMetadata()
+        .addNewWebhook().withName("pod-cpu-limits.kube-headroom.dev").withAdmissionReviewVersions("v1")
+        .withNewClientConfig().withNewService().withName(TestTls.SERVICE_NAME)
+        .withNamespace(TestTls.SERVICE_NAMESPACE).withPath(WebhookServer.MUTATE_PATH).withPort(443).endService()
+        .withCaBundle(caBundle).endClientConfig()
+        .withFailurePolicy("Ignore").withSideEffects("None").withMatchPolicy("Equivalent")
+        .withReinvocationPolicy("Never").withTimeoutSeconds(10)
+        .withNewNamespaceSelector().addToMatchLabels(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED)
+        .endNamespaceSelector()
+        .withNewObjectSelector().addNewMatchExpression().withKey(HeadroomKeys.MODE_LABEL).withOperator("NotIn")
+        .withValues(HeadroomKeys.UNMANAGED).endMatchExpression().endObjectSelector()
+        .addNewRule().withApiGroups("").withApiVersions("v1").withOperations("CREATE").withResources("pods")
+        .withScope("Namespaced").endRule()
+        .endWebhook().build();
   }
 
   @Test
@@ -193,21 +228,5 @@ class WebhookIntegrationTest {
         .endMetadata()
         .withSpec(job.getSpec().getTemplate().getSpec())
         .build();
-  }
-
-  private static JsonNode admissionReview(Pod pod) {
-    ObjectNode review = Fixtures.JSON.createObjectNode();
-    review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
-    ObjectNode request = review.putObject("request");
-    request.put("uid", UUID.randomUUID().toString());
-    request.putObject("kind").put("group", "").put("version", "v1").put("kind", "Pod");
-    request.putObject("resource").put("group", "").put("version", "v1").put("resource", "pods");
-    request.put("namespace", pod.getMetadata().getNamespace());
-    request.put("operation", "CREATE");
-    request.putObject("userInfo").put("username", "system:serviceaccount:kube-system:job-controller");
-    request.set("object", Fixtures.JSON.valueToTree(pod));
-    request.putNull("oldObject");
-    request.put("dryRun", false);
-    return review;
   }
 }
