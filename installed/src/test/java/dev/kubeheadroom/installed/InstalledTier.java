@@ -3,11 +3,13 @@ package dev.kubeheadroom.installed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
+import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.HeadroomKeys;
-import dev.kubeheadroom.testkit.TestKafka;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 abstract class InstalledTier {
   static final String NS = "team-a";
 
+  protected EmbeddedKafka broker;
   protected Cluster cluster;
   protected Installation installation;
 
@@ -65,14 +68,20 @@ abstract class InstalledTier {
     }
   };
 
+  /** Where this mode's broker data and pods' directories go (kept after the run, for their logs). */
+  Path runDir() {
+    return Path.of("target/runs").resolve(mode()).toAbsolutePath();
+  }
+
   @BeforeAll
   void install() {
+    // One broker per mode: the two modes' releases would otherwise share topics and group ids.
+    broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(runDir().resolve("kafka")));
     cluster = Cluster.start();
     cluster.managedNamespace(NS);
-    Map<String, Object> values = new HashMap<>(Installation.testValues(TestKafka.shared().bootstrapServers()));
+    Map<String, Object> values = new HashMap<>(Installation.testValues(broker.bootstrapServers()));
     values.putAll(modeValues());
-    installation = Installation.install(cluster, Path.of("target/runs").resolve(mode()), Installation.RELEASE,
-        Installation.NAMESPACE, values);
+    installation = Installation.install(cluster, runDir(), Installation.RELEASE, Installation.NAMESPACE, values);
     System.out.printf("MEASURED %s: installed and every replica ready in %d s%n", mode(),
         installation.startup().toSeconds());
   }
@@ -84,6 +93,9 @@ abstract class InstalledTier {
     }
     if (cluster != null) {
       cluster.close();
+    }
+    if (broker != null) {
+      broker.close();
     }
   }
 
@@ -112,11 +124,7 @@ abstract class InstalledTier {
   @Order(2)
   void flippingTheConfigToEnforceStartsResizing() {
     // when the operator flips the HeadroomConfig to enforce
-    cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME)
-        .edit(config -> {
-          spec(config).put("dryRun", false);
-          return config;
-        });
+    enforce(cluster);
 
     // then the lone pod's limit climbs to the node: 2 + 14 cores of slack (under the 10x cap)
     cluster.awaitLimits(Map.of(NS + "/dry", 16_000L));
@@ -174,6 +182,11 @@ abstract class InstalledTier {
     await("every resize annotated").atMost(Cluster.CONVERGE).until(() ->
         cluster.api.requests().count(RequestMatcher.podPatch(), 200)
             >= cluster.api.requests().count(RequestMatcher.resize(), 200));
+    // ... and settled: no write (but the Lease's) for 15 s, longer than the HeadroomConfig status
+    // interval (10 s) and the debounce (at most 10 s)
+    await("no write for 15 s").atMost(Cluster.CONVERGE).pollInterval(Duration.ofSeconds(1)).until(() ->
+        cluster.api.requests().countSince(Instant.now().minusSeconds(15), r -> Calls.isWrite(r) && !Calls.isLease(r))
+            == 0);
     String leaseName = installation.fullname() + "-ingest";
     Lease lease = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
     Duration leaseDuration = Duration.ofSeconds(lease.getSpec().getLeaseDurationSeconds());
@@ -200,6 +213,52 @@ abstract class InstalledTier {
         .map(e -> e.code() + " " + e.request()).toList()).as("writes at rest").isEmpty();
   }
 
+  @Test
+  @Order(6)
+  void aResizeTheKubeletCannotDoIsReportedAsAWarningEvent() {
+    // given a node whose kubelet answers every resize Infeasible (a rare path: exercised so that
+    // the grant it needs, events create for ingest, is seen used)
+    cluster.kubelet.answerResizes("small", KubeletDouble.ResizeAnswer.INFEASIBLE, "Node didn't have enough capacity");
+    cluster.node("small", "4");
+
+    // when a managed pod there is resized
+    cluster.pod(NS, "stuck", "small", "1");
+
+    // then a warning Event says so
+    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "stuck"),
+        events -> events.stream().anyMatch(e -> e.contains("Infeasible")));
+  }
+
+  @Test
+  @Order(90)
+  void theGrantsTableInDeployReadmeIsTheOneThisRunObserved() {
+    String table = grants().markdown();
+    if (Boolean.getBoolean(GrantsReport.WRITE_PROPERTY)) {
+      GrantsReport.write(mode(), table);
+    }
+    assertThat(GrantsReport.committed(mode()))
+        .as("deploy/README.md's %s grants table differs from the calls this run observed; regenerate it with "
+            + "mvn -pl installed -am verify -Dtest=%s -D%s=true", mode(), getClass().getSimpleName(),
+            GrantsReport.WRITE_PROPERTY)
+        .isEqualTo(table);
+  }
+
+  @Test
+  @Order(91)
+  void everyCallOfAStageIsGrantedByItsRole() {
+    assertThat(grants().refused()).as("calls no role of the chart grants (403)").isEmpty();
+  }
+
+  @Test
+  @Order(92)
+  void everyGrantOfAStageRoleIsUsed() {
+    assertThat(grants().unused(RarePaths.GRANTS)).as("grants no stage used (and not listed in RarePaths)").isEmpty();
+  }
+
+  private GrantsReport grants() {
+    return new GrantsReport(installation, Calls.observed(cluster.api.requests().entries(), installation));
+  }
+
   private static Pod jobPod(Job job) {
     return new PodBuilder()
         .withNewMetadata().withName(job.getMetadata().getName() + "-x7k2p")
@@ -211,6 +270,15 @@ abstract class InstalledTier {
         .endMetadata()
         .withSpec(job.getSpec().getTemplate().getSpec())
         .build();
+  }
+
+  /** Flips the cluster's HeadroomConfig to enforce ({@code dryRun: false}), as an operator would. */
+  static void enforce(Cluster cluster) {
+    cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME)
+        .edit(config -> {
+          spec(config).put("dryRun", false);
+          return config;
+        });
   }
 
   private Map<String, Object> spec() {
