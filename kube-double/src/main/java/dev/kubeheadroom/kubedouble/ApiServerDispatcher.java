@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * state it replaces.
  */
 final class ApiServerDispatcher extends KubernetesCrudDispatcher {
-  /** Requests carrying this header are seeding, not traffic: not faulted, not recorded. */
+  /** Requests from the admin carrying this header are seeding, not traffic: not faulted, not recorded. */
   static final String SEED_HEADER = "X-Kube-Double-Seed";
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerDispatcher.class);
@@ -49,6 +49,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final FaultInjector faults = new FaultInjector();
   private final FieldOwnership ownership = new FieldOwnership();
   private final RequestJournal journal;
+  private final AccessControl access = new AccessControl(this::stored);
   private final List<Consumer<PodChange>> podListeners = new CopyOnWriteArrayList<>();
   private final MutatingAdmission admission = new MutatingAdmission(this::objects, this::object);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
@@ -63,6 +64,10 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   FaultInjector faults() {
     return faults;
+  }
+
+  Authenticator authenticator() {
+    return access.authenticator();
   }
 
   void version(ServerVersion version) {
@@ -81,18 +86,21 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     ApiRequest api = ApiRequest.parse(request.getMethod(), request.getPath(),
         request.getHeader("Content-Type"), request.getHeader("User-Agent"));
-    boolean seed = request.getHeader(SEED_HEADER) != null;
-    if (seed) {
+    AccessControl.Access caller = access.check(request);
+    if (caller.seed()) {
       return answer(api, request, true);
     }
+    if (caller.refusal().isPresent()) {
+      journal.record(api, caller.refusal().get().code(), caller.caller(), caller.attributes(), false);
+      return caller.refusal().get();
+    }
     Optional<Fault> fault = faults.take(api);
-    MockResponse response = fault.isPresent() && fault.get() instanceof Fault.Respond respond
-        ? error(respond.toError(api))
-        : answer(api, request, false);
+    MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))
+        .orElseGet(() -> answer(api, request, false));
     if (fault.isPresent() && fault.get() instanceof Fault.Delay delay) {
       response.setBodyDelay(delay.delay());
     }
-    journal.record(api, response.code());
+    journal.record(api, response.code(), caller.caller(), caller.attributes(), true);
     return response;
   }
 
@@ -325,6 +333,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   /** Every stored pod. */
   List<ObjectNode> pods() {
     return objects("/api/v1/pods");
+  }
+
+  /** The stored objects under a collection path (RBAC objects, for the authorizer). */
+  List<ObjectNode> stored(String collectionPath) {
+    return objects(collectionPath);
   }
 
   /** Every stored object of a collection path, e.g. {@code /api/v1/pods}. */

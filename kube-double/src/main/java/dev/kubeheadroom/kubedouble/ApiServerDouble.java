@@ -39,9 +39,28 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Serves plain HTTP (no TLS, no authentication): another process can use it with
- * {@code --master-url} / {@code KUBERNETES_MASTER} set to {@link #url()}. Watches are served over
- * WebSocket, as the fabric8 client asks for them.
+ * <p>Serves plain HTTP (no TLS). Watches are served over WebSocket, as the fabric8 client asks
+ * for them.
+ *
+ * <p>Authentication and authorization, as kube-apiserver enforces them:
+ * <ul>
+ *   <li>every request needs {@code Authorization: Bearer <token>}, watches (WebSocket upgrades)
+ *       included; none or an unknown token → 401 {@code Unauthorized};</li>
+ *   <li>{@link #client()}, {@link #newClient()}, {@link #config()} and {@link #seedClient()} act as
+ *       a test-only admin in {@code system:masters}, whom RBAC never denies;</li>
+ *   <li>{@link #clientAs}, {@link #configAs} and {@link #writeKubeconfig} act as a ServiceAccount
+ *       ({@code system:serviceaccount:NS:SA}), authorized by the Roles, ClusterRoles, RoleBindings
+ *       and ClusterRoleBindings stored in the double (create them through the admin client): verb,
+ *       API group, resource/subresource ({@code pods/resize}), resourceName; a denial is 403
+ *       {@code Forbidden} worded as kube-apiserver words it. Discovery ({@code /version},
+ *       {@code /api}, {@code /apis}, {@code /openapi}, {@code /healthz}) and self subject reviews
+ *       are open to every authenticated user;</li>
+ *   <li>the journal ({@link #requests()}) records the caller and the authorization attributes of
+ *       every request, refused ones included;</li>
+ *   <li>a programmed 429 is plain text with {@code Retry-After}, as priority and fairness sends it.</li>
+ * </ul>
+ * Another process reaches it as a ServiceAccount with {@code KUBECONFIG} / {@code --kubeconfig}
+ * set to a file from {@link #writeKubeconfig}; a URL alone ({@code --master-url}) gets 401.
  */
 public final class ApiServerDouble implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerDouble.class);
@@ -71,7 +90,6 @@ public final class ApiServerDouble implements AutoCloseable {
   }
 
   private final KubernetesMockServer server;
-  private final Authenticator authenticator = new Authenticator();
   private final ApiServerDispatcher dispatcher;
   private final RequestJournal journal;
   private final KubernetesClient client;
@@ -127,7 +145,7 @@ public final class ApiServerDouble implements AutoCloseable {
    * namespace {@code default}, fabric8's request retries off.
    */
   public Config config() {
-    return config("default", authenticator.adminToken());
+    return config("default", dispatcher.authenticator().adminToken());
   }
 
   /**
@@ -137,7 +155,7 @@ public final class ApiServerDouble implements AutoCloseable {
    * {@code system:authenticated}, and is authorized by the RBAC objects stored in the double.
    */
   public String serviceAccountToken(String namespace, String serviceAccount) {
-    return authenticator.serviceAccountToken(namespace, serviceAccount);
+    return dispatcher.authenticator().serviceAccountToken(namespace, serviceAccount);
   }
 
   /**

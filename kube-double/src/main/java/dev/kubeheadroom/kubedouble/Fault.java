@@ -65,9 +65,28 @@ public sealed interface Fault {
     return new Respond(500, "InternalError", "Internal error occurred: injected by kube-double");
   }
 
-  static Respond tooManyRequests() {
-    return new Respond(429, "TooManyRequests", "the server has received too many requests and has "
-        + "asked us to try again later");
+  /**
+   * The 429 priority and fairness answers when a request's queue is full: a plain-text body
+   * ({@value StatusResponses#TOO_MANY_REQUESTS}) and {@code Retry-After} in whole seconds (at least
+   * 1, rounded up), not a {@code Status}. Nothing changes. A {@link Respond} with code 429 answers
+   * the same way, with {@code Retry-After: 1}.
+   */
+  record TooManyRequests(Duration retryAfter) implements Fault {
+    public TooManyRequests {
+      if (retryAfter.isNegative()) {
+        throw new IllegalArgumentException("retryAfter must not be negative: " + retryAfter);
+      }
+    }
+  }
+
+  /** A 429 with {@code Retry-After: 1}, as kube-apiserver's priority and fairness sends. */
+  static TooManyRequests tooManyRequests() {
+    return new TooManyRequests(Duration.ofSeconds(1));
+  }
+
+  /** A 429 asking the client to wait {@code retryAfter} (sent in whole seconds). */
+  static TooManyRequests tooManyRequests(Duration retryAfter) {
+    return new TooManyRequests(retryAfter);
   }
 
   static Delay delay(Duration delay) {
