@@ -2,10 +2,10 @@ package dev.kubeheadroom.installed;
 
 import dev.kubeheadroom.kubedouble.ApiRequest;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
+import dev.kubeheadroom.kubedouble.RequestAttributes;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /** Classifications of the requests in the double's journal. */
@@ -26,19 +26,22 @@ final class Calls {
   static List<GrantsReport.Observed> observed(List<RequestJournal.Entry> entries, Installation installation) {
     List<GrantsReport.Observed> out = new ArrayList<>();
     for (RequestJournal.Entry e : entries) {
-      serviceAccount(e, installation).ifPresent(sa -> out.add(new GrantsReport.Observed(sa, call(e.request()), e.code())));
+      if (e.attributes().resourceRequest()) {
+        serviceAccount(e, installation).ifPresent(sa -> out.add(new GrantsReport.Observed(sa, call(e), e.code())));
+      }
     }
     return out;
   }
 
   /** The installation's ServiceAccount that made the request, if one did. */
   static Optional<String> serviceAccount(RequestJournal.Entry e, Installation installation) {
-    return Optional.empty(); // TODO(rbac): e.isBy(installation.namespace, sa)
+    return installation.serviceAccountNames().stream().filter(sa -> e.isBy(installation.namespace, sa)).findFirst();
   }
 
-  static Grants.Call call(ApiRequest r) {
-    String verb = r.verb().name().toLowerCase(Locale.ROOT);
-    String resource = r.subresource().isEmpty() ? r.resource() : r.resource() + "/" + r.subresource();
-    return new Grants.Call(verb, r.group(), resource, r.namespace(), r.name());
+  /** The request as the RBAC authorizer sees it (the double's {@code RequestAttributes}). */
+  static Grants.Call call(RequestJournal.Entry e) {
+    RequestAttributes a = e.attributes();
+    String resource = a.subresource().isEmpty() ? a.resource() : a.resource() + "/" + a.subresource();
+    return new Grants.Call(a.verb(), a.apiGroup(), resource, a.namespace(), a.name());
   }
 }

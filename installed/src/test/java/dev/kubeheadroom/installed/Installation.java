@@ -136,9 +136,9 @@ final class Installation implements AutoCloseable {
     return release.contains("kube-headroom") ? release : release + "-kube-headroom";
   }
 
-  /** The ServiceAccounts the release's pods run as, {@code ns/name}. */
-  List<String> serviceAccounts() {
-    return processes.stream().map(p -> namespace + "/" + p.plan().serviceAccount()).distinct().toList();
+  /** The ServiceAccounts (names, in {@link #namespace}) the release's pods run as. */
+  List<String> serviceAccountNames() {
+    return processes.stream().map(p -> p.plan().serviceAccount()).distinct().toList();
   }
 
   /** Every process's last lines, for a failure message. */
