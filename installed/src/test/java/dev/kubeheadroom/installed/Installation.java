@@ -107,9 +107,11 @@ final class Installation implements AutoCloseable {
 
   private void awaitReady() {
     try {
+      // A replica that exits is not restarted (no kubelet): the release failed to start.
       await("every replica ready").atMost(STARTUP).pollInterval(Duration.ofMillis(500))
+          .failFast("a replica exited", () -> processes.stream().anyMatch(p -> !p.alive()))
           .until(() -> processes.stream().allMatch(StageProcess::ready));
-    } catch (ConditionTimeoutException | IllegalStateException e) {
+    } catch (ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
       throw new AssertionError("the release " + release + " did not become ready: " + e.getMessage()
           + "\n" + outputs(), e);
     }
@@ -145,7 +147,8 @@ final class Installation implements AutoCloseable {
   String outputs() {
     StringBuilder out = new StringBuilder();
     for (StageProcess p : processes) {
-      out.append("\n===== ").append(p.podName()).append(" (").append(p.plan().log()).append(") =====\n")
+      out.append("\n===== ").append(p.podName()).append(p.alive() ? "" : " (exited " + p.exitCode() + ")")
+          .append(" (").append(p.plan().log()).append(") =====\n")
           .append(p.tail(80)).append('\n');
     }
     return out.toString();

@@ -74,10 +74,15 @@ final class StageProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The exit code, or -1 while the process runs. */
+  int exitCode() {
+    return process.isAlive() ? -1 : process.exitValue();
+  }
+
   /** The container's readiness probe, as the kubelet would run it: HTTP GET, 2xx/3xx = ready. */
   boolean ready() {
     if (!process.isAlive()) {
-      throw new IllegalStateException(plan.podName() + " exited with " + process.exitValue() + ":\n" + output());
+      return false;
     }
     URI uri = URI.create("http://127.0.0.1:" + port(plan.readinessPort()) + plan.readinessPath());
     try {
