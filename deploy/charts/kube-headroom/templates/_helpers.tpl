@@ -62,6 +62,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s-ingest" (include "kube-headroom.fullname" .) }}
 {{- end }}
 
+{{/*
+Kafka identities of the release: the Streams application id (consumer group, changelog and
+transactional-id prefix) and the actuator's consumer group. Empty values derive from the topic
+prefix, as the CLI does, so two releases with different prefixes on one Kafka never share them.
+*/}}
+{{- define "kube-headroom.applicationId" -}}
+{{- default (printf "%stopology" .Values.kafka.topicPrefix) .Values.topology.applicationId }}
+{{- end }}
+
+{{- define "kube-headroom.actuatorGroupId" -}}
+{{- default (printf "%sactuator" .Values.kafka.topicPrefix) .Values.actuator.groupId }}
+{{- end }}
+
 {{- define "kube-headroom.metricsServiceName" -}}
 {{- printf "%s-metrics" (include "kube-headroom.fullname" .) }}
 {{- end }}
@@ -95,6 +108,15 @@ app.kubernetes.io/component: {{ .component }}
 {{- if and .Values.webhook.enabled (not .Values.certmanager.enable) (or (not .Values.webhook.existingCertSecret) (not .Values.webhook.caBundle)) }}
 {{- fail "webhook.enabled without cert-manager needs webhook.existingCertSecret and webhook.caBundle" }}
 {{- end }}
+{{- /* Kafka's legal characters for topic names, group ids and Streams application ids */}}
+{{- if not (regexMatch "^[a-zA-Z0-9._-]*$" (toString .Values.kafka.topicPrefix)) }}
+{{- fail (printf "kafka.topicPrefix may only contain letters, digits, '.', '_' and '-': %q" (toString .Values.kafka.topicPrefix)) }}
+{{- end }}
+{{- range $what, $id := dict "topology.applicationId" (include "kube-headroom.applicationId" .) "actuator.groupId" (include "kube-headroom.actuatorGroupId" .) }}
+{{- if not (regexMatch "^[a-zA-Z0-9._-]+$" $id) }}
+{{- fail (printf "%s may only contain letters, digits, '.', '_' and '-': %q" $what $id) }}
+{{- end }}
+{{- end }}
 {{- if lt (int .Values.kafka.topics.partitions) 1 }}
 {{- fail "kafka.topics.partitions must be at least 1" }}
 {{- end }}
@@ -110,14 +132,14 @@ One Headroom container and the pod-level fields around it. Takes a dict:
   command    the headroom subcommand (ingest | topology | actuator | webhook | run)
   stage      this component's values (replicas, resources)
   lease      true: leader-elect on the ingest Lease
-  state      true: Kafka Streams state dir
+  state      true: runs the Streams topology (state dir, application id)
   webhook    true: serve the admission webhook
 */}}
 {{- define "kube-headroom.podSpec" -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
 serviceAccountName: {{ printf "%s-%s" (include "kube-headroom.fullname" $root) .component }}
-automountServiceAccountToken: {{ ne .component "topology" }}
+automountServiceAccountToken: {{ not (has .component (list "topology" "webhook")) }}
 {{- with $v.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
@@ -154,6 +176,10 @@ containers:
       {{- end }}
       {{- if .state }}
       - --state-dir={{ include "kube-headroom.stateDir" $root }}
+      - --application-id={{ include "kube-headroom.applicationId" $root }}
+      {{- end }}
+      {{- if has .component (list "actuator" "all-in-one") }}
+      - --actuator-group-id={{ include "kube-headroom.actuatorGroupId" $root }}
       {{- end }}
       {{- if .webhook }}
       - --webhook-port={{ int $v.webhook.port }}

@@ -9,6 +9,7 @@ import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.SchemaException;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,10 +50,11 @@ import org.slf4j.LoggerFactory;
  * EventRecorder} → {@link OutcomePublisher}. After each round the outcomes are flushed and only
  * then are the offsets of fully handled records committed, so a crash re-reads every change
  * without an outcome (and a re-read change whose pod is already at its target is not patched
- * again). Transient API failures are retried per {@link RetryPolicy} without blocking the loop.
+ * again). Transient API failures are retried per {@link RetryPolicy} without blocking the loop;
+ * that is the only retry layer ({@link ActuatorClient}: each call is one HTTP request).
  *
  * <pre>{@code
- * try (Actuator actuator = Actuator.start(settings, client, registry, Clock.systemUTC())) {
+ * try (Actuator actuator = Actuator.start(settings, kubeConfig, registry, Clock.systemUTC())) {
  *   ... actuator.ready() ...
  * }
  * }</pre>
@@ -69,6 +71,7 @@ public final class Actuator implements AutoCloseable {
   private final Clock clock;
   private final LongSupplier ticker;
   private final KafkaConsumer<String, byte[]> consumer;
+  private final ActuatorClient kube;
   private final ClusterConfigReader config;
   private final OutcomePublisher publisher;
   private final ResizePatcher patcher;
@@ -84,14 +87,16 @@ public final class Actuator implements AutoCloseable {
   private volatile Throwable failure;
   private long lastPrune;
 
-  private Actuator(ActuatorSettings settings, KubernetesClient client, MeterRegistry registry,
+  private Actuator(ActuatorSettings settings, Config kubeConfig, MeterRegistry registry,
       HeadroomMetrics shared, Clock clock, LongSupplier ticker) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ticker = ticker;
     this.metrics = new ActuatorMetrics(Objects.requireNonNull(registry, "registry"),
         Objects.requireNonNull(shared, "shared metrics"));
-    this.patcher = new ResizePatcher(client);
+    this.kube = ActuatorClient.connect(Objects.requireNonNull(kubeConfig, "kubeConfig"));
+    KubernetesClient client = kube.kubernetes();
+    this.patcher = new ResizePatcher(kube);
     this.annotator = new StatusAnnotator(client);
     this.events = new EventRecorder(client, clock, settings.instance());
     this.config = new ClusterConfigReader(settings);
@@ -103,18 +108,19 @@ public final class Actuator implements AutoCloseable {
   }
 
   /**
-   * Starts the loop thread. Topics must exist ({@code TopicBootstrap}). The client should be
-   * the process's one Kubernetes client; the actuator does not close it.
+   * Starts the loop thread. Topics must exist ({@code TopicBootstrap}). The actuator builds its
+   * own Kubernetes client from {@code kubeConfig} ({@link ActuatorClient}: fabric8's retries off,
+   * which it sets on that config) and closes it on {@link #close()}.
    */
-  public static Actuator start(ActuatorSettings settings, KubernetesClient client,
+  public static Actuator start(ActuatorSettings settings, Config kubeConfig,
       MeterRegistry registry, Clock clock) {
-    return start(settings, client, registry, new HeadroomMetrics(registry), clock);
+    return start(settings, kubeConfig, registry, new HeadroomMetrics(registry), clock);
   }
 
   /** As above, reporting the shared meters through the process's one {@link HeadroomMetrics}. */
-  public static Actuator start(ActuatorSettings settings, KubernetesClient client,
+  public static Actuator start(ActuatorSettings settings, Config kubeConfig,
       MeterRegistry registry, HeadroomMetrics shared, Clock clock) {
-    Actuator actuator = new Actuator(settings, client, registry, shared, clock, System::nanoTime);
+    Actuator actuator = new Actuator(settings, kubeConfig, registry, shared, clock, System::nanoTime);
     actuator.loop.start();
     return actuator;
   }
@@ -210,6 +216,7 @@ public final class Actuator implements AutoCloseable {
     closeQuietly(consumer::close);
     closeQuietly(config::close);
     closeQuietly(publisher::close);
+    closeQuietly(kube::close);
     LOG.info("Actuator stopped");
   }
 
@@ -312,7 +319,7 @@ public final class Actuator implements AutoCloseable {
     } else {
       Verdict.Transient t = (Verdict.Transient) verdict;
       if (settings.retry().allowsAnotherAfter(tries)) {
-        Duration delay = settings.retry().delayAfter(tries);
+        Duration delay = settings.retry().delayAfter(tries, t.retryAfter());
         LOG.debug("{}: transient failure (try {}), retrying in {} ms: {}", work.describe(), tries,
             delay.toMillis(), t.message());
         coalescer.retryLater(work, ticker.getAsLong() + delay.toNanos());

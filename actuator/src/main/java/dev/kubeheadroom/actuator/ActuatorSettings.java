@@ -14,10 +14,11 @@ import java.util.function.UnaryOperator;
  *     actuator's own, except {@code enable.auto.commit} (always false) and the producer's
  *     idempotence and {@code acks=all}
  * @param topics topic names (decisions in, outcomes out, config read, dead letters out)
- * @param groupId the consumer group on {@code decisions} (default {@value #DEFAULT_GROUP_ID})
+ * @param groupId the consumer group on {@code decisions} (default {@code <topic prefix>actuator}, see
+ *     {@link #defaultGroupId})
  * @param retry transient-failure retries of one resize try (default 3 tries, 200 ms base)
  * @param instance {@code reportingInstance} of the events written (e.g. the pod name; default
- *     {@value #DEFAULT_GROUP_ID})
+ *     {@value #DEFAULT_INSTANCE})
  * @param configTimeout how long start-up waits to read the config topic to its end (default 30 s)
  * @param configView applied to every config read, e.g. {@code c -> c.speedUp(k)} for the demo
  */
@@ -31,7 +32,7 @@ public record ActuatorSettings(
     Duration configTimeout,
     UnaryOperator<ClusterConfig> configView) {
 
-  public static final String DEFAULT_GROUP_ID = "headroom-actuator";
+  public static final String DEFAULT_INSTANCE = "headroom-actuator";
   public static final Duration DEFAULT_CONFIG_TIMEOUT = Duration.ofSeconds(30);
 
   public ActuatorSettings {
@@ -40,11 +41,19 @@ public record ActuatorSettings(
     }
     clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
     topics = topics == null ? Topics.defaults() : topics;
-    groupId = groupId == null || groupId.isBlank() ? DEFAULT_GROUP_ID : groupId;
+    groupId = groupId == null || groupId.isBlank() ? defaultGroupId(topics) : groupId;
     retry = retry == null ? RetryPolicy.DEFAULT : retry;
-    instance = instance == null || instance.isBlank() ? DEFAULT_GROUP_ID : instance;
+    instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
     configTimeout = configTimeout == null ? DEFAULT_CONFIG_TIMEOUT : configTimeout;
     configView = configView == null ? UnaryOperator.identity() : configView;
+  }
+
+  /**
+   * {@code <topic prefix>actuator}: two pipelines with different topic prefixes on one Kafka never
+   * share a consumer group (the Helm chart derives the same name).
+   */
+  public static String defaultGroupId(Topics topics) {
+    return topics.prefix() + "actuator";
   }
 
   /** Defaults for everything but Kafka's address and the topic names. */

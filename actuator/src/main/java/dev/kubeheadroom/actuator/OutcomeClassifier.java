@@ -2,6 +2,7 @@ package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 
 /**
  * What an API answer means for a resize try (design §6.4, runbook "Resize outcomes"). Pure.
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  *   <li>404: {@code gone}; 409: {@code conflict}; 422 and other 4xx: {@code error} with the
  *       server's message
  *   <li>429, 5xx, and no answer at all (timeout, connection refused): transient, try again
+ *       (after the server's {@code Retry-After}, if it gave one)
  * </ul>
  */
 final class OutcomeClassifier {
@@ -24,8 +26,19 @@ final class OutcomeClassifier {
     /** The try is over with this result. */
     record Final(OutcomeResult result, String message) implements Verdict {}
 
-    /** Transient: the same try may be repeated. */
-    record Transient(String message) implements Verdict {}
+    /**
+     * Transient: the same try may be repeated, not before {@code retryAfter} if the server asked
+     * (ZERO when it did not).
+     */
+    record Transient(String message, Duration retryAfter) implements Verdict {
+      public Transient {
+        retryAfter = retryAfter == null || retryAfter.isNegative() ? Duration.ZERO : retryAfter;
+      }
+
+      Transient(String message) {
+        this(message, Duration.ZERO);
+      }
+    }
   }
 
   static Verdict classify(int code, String message) {
@@ -51,9 +64,26 @@ final class OutcomeClassifier {
    * -1).
    */
   static Verdict classify(KubernetesClientException e) {
+    return classify(e, Duration.ZERO);
+  }
+
+  /**
+   * As above; a transient verdict carries the wait the server asked for: the Status's
+   * {@code details.retryAfterSeconds} when the answer was a Status, else {@code retryAfterHeader}
+   * (a 429 from priority and fairness is plain text with a {@code Retry-After} header, which
+   * fabric8's exception does not keep; see {@link ActuatorClient#lastRetryAfter()}).
+   */
+  static Verdict classify(KubernetesClientException e, Duration retryAfterHeader) {
     String message = e.getStatus() != null && e.getStatus().getMessage() != null
         ? e.getStatus().getMessage() : rootMessage(e);
-    return classify(e.getCode(), message);
+    Verdict verdict = classify(e.getCode(), message);
+    if (verdict instanceof Verdict.Transient t) {
+      Integer seconds = e.getStatus() != null && e.getStatus().getDetails() != null
+          ? e.getStatus().getDetails().getRetryAfterSeconds() : null;
+      return new Verdict.Transient(t.message(),
+          seconds != null && seconds > 0 ? Duration.ofSeconds(seconds) : retryAfterHeader);
+    }
+    return verdict;
   }
 
   private static String rootMessage(Throwable e) {

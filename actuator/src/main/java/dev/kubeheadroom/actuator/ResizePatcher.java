@@ -40,10 +40,12 @@ final class ResizePatcher {
       .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(HeadroomKeys.FIELD_MANAGER)
       .withForce(true).build();
 
+  private final ActuatorClient kube;
   private final KubernetesClient client;
 
-  ResizePatcher(KubernetesClient client) {
-    this.client = Objects.requireNonNull(client, "client");
+  ResizePatcher(ActuatorClient kube) {
+    this.kube = Objects.requireNonNull(kube, "kube");
+    this.client = kube.kubernetes();
   }
 
   /** What one try did: the verdict, and whether a resize request was sent. */
@@ -56,7 +58,7 @@ final class ResizePatcher {
       Verdict gone = goneUnlessSame(work, pod);
       return gone != null ? gone : new Verdict.Final(OutcomeResult.DRY_RUN, "");
     } catch (KubernetesClientException e) {
-      return OutcomeClassifier.classify(e);
+      return classify(e);
     }
   }
 
@@ -65,7 +67,7 @@ final class ResizePatcher {
     try {
       pod = read(work);
     } catch (KubernetesClientException e) {
-      return new Attempt(OutcomeClassifier.classify(e), false);
+      return new Attempt(classify(e), false);
     }
     Verdict gone = goneUnlessSame(work, pod);
     if (gone != null) {
@@ -83,8 +85,13 @@ final class ResizePatcher {
           .subresource(RESIZE).patch(APPLY);
       return new Attempt(new Verdict.Final(OutcomeResult.APPLIED, body.problem()), true);
     } catch (KubernetesClientException e) {
-      return new Attempt(OutcomeClassifier.classify(e), true);
+      return new Attempt(classify(e), true);
     }
+  }
+
+  /** Called right after the failed call, so the client's last answer is this call's. */
+  private Verdict classify(KubernetesClientException e) {
+    return OutcomeClassifier.classify(e, kube.lastRetryAfter());
   }
 
   private Pod read(PodWork work) {

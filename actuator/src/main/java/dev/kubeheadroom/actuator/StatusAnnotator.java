@@ -3,12 +3,13 @@ package dev.kubeheadroom.actuator;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,14 +56,19 @@ final class StatusAnnotator {
     }
   }
 
-  /** True when the annotation was written. */
+  /**
+   * True when the annotation was written. The patch goes through {@code resource(pod)}: fabric8's
+   * {@code withName(..).patch(context, String)} first GETs the pod, one more request per change.
+   */
   boolean annotate(PodWork work) {
-    String patch = JsonCodec.encodeToString(Map.of("metadata", Map.of(
-        "uid", work.uid(),
-        "annotations", Map.of(HeadroomKeys.STATUS_ANNOTATION, Status.of(work).toJson()))));
+    Pod patch = new PodBuilder().withApiVersion("v1").withKind("Pod")
+        .withNewMetadata().withName(work.change().name()).withNamespace(work.change().namespace())
+        .withUid(work.uid())
+        .addToAnnotations(HeadroomKeys.STATUS_ANNOTATION, Status.of(work).toJson())
+        .endMetadata().build();
     try {
-      client.pods().inNamespace(work.change().namespace()).withName(work.change().name())
-          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      client.pods().inNamespace(work.change().namespace()).resource(patch)
+          .patch(PatchContext.of(PatchType.JSON_MERGE));
       return true;
     } catch (KubernetesClientException e) {
       LOG.warn("{}: cannot write the status annotation ({}): {}", work.describe(), e.getCode(),

@@ -74,7 +74,7 @@ final class ActuatorHarness implements AutoCloseable {
   }
 
   Actuator start(ActuatorSettings settings) {
-    Actuator actuator = Actuator.start(settings, api.newClient(), registry, Clock.systemUTC());
+    Actuator actuator = Actuator.start(settings, api.config(), registry, Clock.systemUTC());
     started.add(actuator);
     await().atMost(WAIT).until(actuator::ready);
     return actuator;

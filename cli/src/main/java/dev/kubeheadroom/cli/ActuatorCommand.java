@@ -1,7 +1,6 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.schemas.Topics;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
@@ -23,8 +22,7 @@ public final class ActuatorCommand implements Callable<Integer> {
     try (StageRuntime runtime = StageRuntime.start(ops)) {
       KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
       Topics topics = topicOptions.prepare(connection);
-      KubernetesClient client = runtime.own(kube.client());
-      stage.start(runtime, connection, topics, client, UnaryOperator.identity());
+      stage.start(runtime, connection, topics, kube.config(), UnaryOperator.identity());
       return runtime.runUntilStopped();
     }
   }

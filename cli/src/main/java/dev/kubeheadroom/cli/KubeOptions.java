@@ -31,6 +31,16 @@ public final class KubeOptions {
 
   /** A client whose configuration {@code tune} adjusts first (e.g. fewer retries for one-shot tools). */
   KubernetesClient client(Consumer<Config> tune) {
+    Config config = config();
+    tune.accept(config);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /**
+   * A fresh client configuration from these options, for a stage that builds its own client (the
+   * actuator: {@code ActuatorClient}, fabric8's retries off).
+   */
+  Config config() {
     Config config;
     if (apiUrl != null && !apiUrl.isBlank()) {
       config = new ConfigBuilder().withMasterUrl(apiUrl).withTrustCerts(false).build();
@@ -43,8 +53,7 @@ public final class KubeOptions {
     } else {
       config = Config.autoConfigure(context);
     }
-    tune.accept(config);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return config;
   }
 
 }

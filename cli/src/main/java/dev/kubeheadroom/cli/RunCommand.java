@@ -33,7 +33,7 @@ public final class RunCommand implements Callable<Integer> {
       Topics topics = topicOptions.prepare(connection);
       KubernetesClient client = runtime.own(kube.client());
       topology.start(runtime, connection, topics, TopologySettings.defaults(topics));
-      actuator.start(runtime, connection, topics, client, UnaryOperator.identity());
+      actuator.start(runtime, connection, topics, kube.config(), UnaryOperator.identity());
       ingest.start(runtime, connection, topics, client);
       if (webhook.certDir != null) {
         webhook.start(runtime, connection, topics);

@@ -14,15 +14,20 @@ public final class TopologyStage {
       description = "Kafka Streams state (RocksDB; restored from changelogs if lost). Env: HEADROOM_STATE_DIR.")
   Path stateDir;
 
-  @Option(names = "--application-id", paramLabel = "ID",
-      defaultValue = "${env:HEADROOM_APPLICATION_ID:-headroom-topology}",
-      description = "Kafka Streams application id (default: ${DEFAULT-VALUE}). Env: HEADROOM_APPLICATION_ID.")
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "${env:HEADROOM_APPLICATION_ID}",
+      description = "Kafka Streams application id: its consumer group and changelog prefix (default: "
+          + "<topic-prefix>topology, e.g. headroom.topology). Env: HEADROOM_APPLICATION_ID.")
   String applicationId;
+
+  /** The given id, or {@code <prefix>topology}: releases with different topic prefixes never share one. */
+  static String applicationId(String given, Topics topics) {
+    return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
+  }
 
   /** Starts the topology inside {@code runtime} (also used by {@code run}). */
   TopologyRunner start(StageRuntime runtime, KafkaConnection connection, Topics topics,
       TopologySettings settings) {
-    TopologyRunner.Options options = new TopologyRunner.Options(applicationId,
+    TopologyRunner.Options options = new TopologyRunner.Options(applicationId(applicationId, topics),
         connection.bootstrapServers(), stateDir, connection.clientProperties());
     TopologyRunner runner = runtime.own(
         TopologyRunner.start(options, settings, new MetricsListener(runtime.metrics)));

@@ -133,7 +133,7 @@ public final class DemoRun implements AutoCloseable {
     Ingest ingest = own(Ingest.start(api.newClient(), IngestSettings.defaults(bootstrap, "headroom-demo")
         .withTopics(topics), new SimpleMeterRegistry()));
     Actuator actuator = own(Actuator.start(new ActuatorSettings(bootstrap, Map.of(), topics, null, null,
-        "headroom-demo", null, configView()), api.newClient(), new SimpleMeterRegistry(), clock));
+        "headroom-demo", null, configView()), api.config(), new SimpleMeterRegistry(), clock));
     Instant deadline = clock.instant().plus(options.startupTimeout());
     while (!(topology.isRunning() && ingest.ready() && actuator.ready())) {
       if (clock.instant().isAfter(deadline)) {

@@ -174,7 +174,7 @@ final class LivePipeline implements AutoCloseable {
   void startActuator() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     actuatorRegistries.add(registry);
-    actuator = Actuator.start(ActuatorSettings.defaults(bootstrapServers(), topics), api.newClient(), registry,
+    actuator = Actuator.start(ActuatorSettings.defaults(bootstrapServers(), topics), api.config(), registry,
         Clock.systemUTC());
     await("actuator ready").atMost(STARTUP).until(actuator::ready);
   }

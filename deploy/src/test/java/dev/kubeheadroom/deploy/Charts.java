@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -37,11 +38,23 @@ final class Charts {
     return render(OPERATOR, valuesFiles);
   }
 
+  /** As {@link #operator(String...)}, then {@code --set key=value} for each entry. */
+  static Rendered operatorSet(Map<String, String> sets, String... valuesFiles) {
+    return render(OPERATOR, sets, valuesFiles);
+  }
+
   static Rendered render(Path chart, String... valuesFiles) {
+    return render(chart, Map.of(), valuesFiles);
+  }
+
+  static Rendered render(Path chart, Map<String, String> sets, String... valuesFiles) {
     TemplateCommand template =
         new Helm(chart).template().withName(RELEASE).withNamespace(NAMESPACE);
     for (String file : valuesFiles) {
       template = template.withValuesFile(values(file));
+    }
+    for (Map.Entry<String, String> set : sets.entrySet()) {
+      template = template.set(set.getKey(), set.getValue());
     }
     return new Rendered(parse(template.call()));
   }

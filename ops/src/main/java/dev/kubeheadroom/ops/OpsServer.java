@@ -92,7 +92,7 @@ public final class OpsServer implements AutoCloseable {
         var dir = config.metricsCertPath().get();
         LOG.info("Initializing metrics certificate watcher using provided certificates in {}", dir);
         ReloadingKeyManager reloading =
-            new ReloadingKeyManager(dir, config.certCheckInterval(), clock);
+            new ReloadingKeyManager("metrics", dir, config.certCheckInterval(), clock);
         keyManager = reloading;
         material = () -> Optional.of(reloading.current());
         clientTrust = reloading.current().clientTrustManager()

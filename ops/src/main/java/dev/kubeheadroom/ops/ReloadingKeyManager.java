@@ -19,10 +19,16 @@ import org.slf4j.LoggerFactory;
  * handshake, at most once per {@code checkEvery}, it re-reads {@code tls.crt} and {@code tls.key}
  * and, if their bytes changed, loads them. A rotation caught half-written (or any unusable
  * material) is logged and the previous certificate stays in use until the next check.
+ *
+ * <p>The kubelet updates a mounted Secret by writing a new hidden directory and swapping the
+ * {@code ..data} symlink that {@code tls.crt} and {@code tls.key} point through; reading the
+ * files by name follows the swap. Used by the metrics server and the admission webhook:
+ * {@code SSLContext.init(new KeyManager[] {new ReloadingKeyManager("webhook", dir, ...)}, ...)}.
  */
-final class ReloadingKeyManager extends X509ExtendedKeyManager {
+public final class ReloadingKeyManager extends X509ExtendedKeyManager {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingKeyManager.class);
 
+  private final String what;
   private final Path dir;
   private final Duration checkEvery;
   private final Clock clock;
@@ -31,8 +37,14 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
 
   private record Loaded(byte[] fingerprint, TlsMaterial material, X509ExtendedKeyManager keys) {}
 
-  /** Loads the directory now; throws {@link TlsMaterialException} if it is unusable. */
-  ReloadingKeyManager(Path dir, Duration checkEvery, Clock clock) {
+  /**
+   * Loads the directory now.
+   *
+   * @param what whose certificate, for the log ({@code metrics}, {@code webhook})
+   * @throws TlsMaterialException if the directory is unusable (one line, names the file)
+   */
+  public ReloadingKeyManager(String what, Path dir, Duration checkEvery, Clock clock) {
+    this.what = what;
     this.dir = dir;
     this.checkEvery = checkEvery;
     this.clock = clock;
@@ -43,7 +55,7 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
   }
 
   /** The material currently served. */
-  TlsMaterial current() {
+  public TlsMaterial current() {
     return loaded.material();
   }
 
@@ -68,9 +80,9 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
       }
       TlsMaterial material = TlsMaterial.load(dir);
       loaded = new Loaded(fingerprint, material, material.keyManager());
-      LOG.info("metrics certificate reloaded from {}: {}", dir, material.describe());
+      LOG.info("{} certificate reloaded from {}: {}", what, dir, material.describe());
     } catch (TlsMaterialException e) {
-      LOG.warn("metrics certificate not reloaded, keeping the previous one: {}", e.getMessage());
+      LOG.warn("{} certificate not reloaded, keeping the previous one: {}", what, e.getMessage());
     }
   }
 
