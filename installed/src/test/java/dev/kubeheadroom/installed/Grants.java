@@ -47,7 +47,7 @@ final class Grants {
 
     String describe(String fullname) {
       String names = rule.getResourceNames() == null || rule.getResourceNames().isEmpty() ? ""
-          : " " + String.join(",", rule.getResourceNames());
+          : " " + anonymise(String.join(",", rule.getResourceNames()), fullname);
       return roleKind + " " + anonymise(roleName, fullname) + ": " + String.join(",", rule.getVerbs()) + " "
           + String.join(",", rule.getResources()) + names;
     }

@@ -24,7 +24,8 @@ import org.awaitility.core.ConditionTimeoutException;
  * every rendered Deployment running as its own process, as its ServiceAccount.
  */
 final class Installation implements AutoCloseable {
-  static final Duration STARTUP = Duration.ofSeconds(180);
+  /** Generous: five JVMs starting at once on two cores shared with other builds. */
+  static final Duration STARTUP = Duration.ofSeconds(360);
   /** The chart's default release name and namespace (runbook). */
   static final String RELEASE = "kube-headroom";
   static final String NAMESPACE = "kube-headroom-system";
