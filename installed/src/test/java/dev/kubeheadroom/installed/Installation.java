@@ -82,6 +82,9 @@ final class Installation implements AutoCloseable {
       }
       installation.awaitReady();
       installation.routeWebhook(manifests);
+      if (!installation.processes.stream().allMatch(StageProcess::alive)) {
+        throw new AssertionError("a replica exited once ready:" + installation.outputs());
+      }
     } catch (RuntimeException | Error e) {
       installation.close();
       throw e;

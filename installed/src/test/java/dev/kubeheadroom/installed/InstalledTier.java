@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -84,6 +85,13 @@ abstract class InstalledTier {
     installation = Installation.install(cluster, runDir(), Installation.RELEASE, Installation.NAMESPACE, values);
     System.out.printf("MEASURED %s: installed and every replica ready in %d s%n", mode(),
         installation.startup().toSeconds());
+  }
+
+  /** No kubelet restarts a replica here: one that exited fails every later test, with its output. */
+  @BeforeEach
+  void everyReplicaStillRuns() {
+    assertThat(installation.processes()).as("replicas that exited:%s", installation.outputs())
+        .allMatch(StageProcess::alive);
   }
 
   @AfterAll

@@ -182,12 +182,21 @@ final class PodPlanner {
     return ProcessHandle.current().info().command().orElse("java");
   }
 
+  /**
+   * A free loopback port below the kernel's ephemeral range (32768+): a port picked there can be
+   * taken by any outgoing connection on this shared machine before the process binds it.
+   */
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = random.nextInt(20_000, 32_000);
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return socket.getLocalPort();
+      } catch (IOException taken) {
+        // try another
+      }
     }
+    throw new IllegalStateException("no free loopback port in 20000-32000");
   }
 
   private static Path directory(Path dir) {

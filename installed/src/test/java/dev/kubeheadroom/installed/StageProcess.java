@@ -88,7 +88,8 @@ final class StageProcess implements AutoCloseable {
     try {
       HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(3)).build(),
           HttpResponse.BodyHandlers.discarding());
-      return response.statusCode() >= 200 && response.statusCode() < 400;
+      // alive after the answer too: an exited replica's port may be answered by another process
+      return response.statusCode() >= 200 && response.statusCode() < 400 && process.isAlive();
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
