@@ -76,7 +76,9 @@ abstract class InstalledTier {
 
   @BeforeAll
   void install() {
-    // One broker per mode: the two modes' releases would otherwise share topics and group ids.
+    // A fresh directory: a broker restarted on an earlier run's data would feed that run's
+    // cluster to this one. One broker per mode: the modes' releases would otherwise share topics.
+    deleteRecursively(runDir());
     broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(runDir().resolve("kafka")));
     cluster = Cluster.start();
     cluster.managedNamespace(NS);
@@ -299,6 +301,19 @@ abstract class InstalledTier {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> spec(GenericKubernetesResource config) {
     return (Map<String, Object>) config.getAdditionalProperties().get("spec");
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!java.nio.file.Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot clear " + dir, e);
+    }
   }
 
   static void sleep(Duration d) {
