@@ -30,15 +30,16 @@ class RbacTest {
   private static final String NS = Charts.NAMESPACE;
   private static final String SA = "system:serviceaccount:" + NS + ":" + Charts.RELEASE + "-";
 
-  private static final Set<String> READS = grants(
+  /** Informers list and watch; ConfigStatusWriter also GETs the HeadroomConfig (installed tier). */
+  private static final Set<String> READS = union(informers(
       "pods", "nodes", "namespaces", "limitranges",
-      "autoscaling.k8s.io/verticalpodautoscalers", "kube-headroom.dev/headroomconfigs");
+      "autoscaling.k8s.io/verticalpodautoscalers", "kube-headroom.dev/headroomconfigs"),
+      Set.of("kube-headroom.dev/headroomconfigs get"));
   /** events.k8s.io/v1 Events get a random name (PodEvents) and are never patched. */
   private static final Set<String> EVENTS = Set.of("events.k8s.io/events create");
-  /** fabric8's LeaseLock: GET, create, and renew/release with a JSON merge PATCH. */
+  /** fabric8's LeaseLock: GET, create, and take-over/renew/release with a JSON merge PATCH. */
   private static final Set<String> LEASE = Set.of("coordination.k8s.io/leases get",
-      "coordination.k8s.io/leases create", "coordination.k8s.io/leases update",
-      "coordination.k8s.io/leases patch");
+      "coordination.k8s.io/leases create", "coordination.k8s.io/leases patch");
   /** ConfigStatusWriter sends a JSON merge patch to the status subresource. */
   private static final Set<String> STATUS = Set.of("kube-headroom.dev/headroomconfigs/status patch");
   /** ResizePatcher GETs each pod before it applies to pods/resize; StatusAnnotator patches the pod. */
@@ -107,7 +108,7 @@ class RbacTest {
         assertThat(rule.getVerbs()).containsExactly("create");
       } else {
         assertThat(rule.getResourceNames()).containsExactly(Charts.RELEASE + "-ingest");
-        assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "update", "patch");
+        assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "patch");
       }
     });
     Deployment ingest = rendered.deployment("ingest");
@@ -190,11 +191,11 @@ class RbacTest {
     return out;
   }
 
-  /** get, list, watch on each resource ("group/resource", or a bare core resource). */
-  private static Set<String> grants(String... resources) {
+  /** list and watch on each resource ("group/resource", or a bare core resource). */
+  private static Set<String> informers(String... resources) {
     Set<String> out = new TreeSet<>();
     for (String resource : resources) {
-      for (String verb : List.of("get", "list", "watch")) {
+      for (String verb : List.of("list", "watch")) {
         out.add(resource + " " + verb);
       }
     }

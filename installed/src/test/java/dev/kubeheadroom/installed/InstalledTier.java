@@ -1,0 +1,327 @@
+package dev.kubeheadroom.installed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
+import dev.kubeheadroom.kubedouble.ApiServerDouble;
+import dev.kubeheadroom.kubedouble.KubeletDouble;
+import dev.kubeheadroom.kubedouble.RequestJournal;
+import dev.kubeheadroom.kubedouble.RequestMatcher;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * The seed's Phase-1 exit criteria against Headroom as the chart installs it (one mode per
+ * subclass): one cluster and one release for the whole class, the tests in order, each building
+ * on the cluster the previous ones left (dry run, then enforcing, then the neighbour, the Job, the
+ * quiet minute, the grants).
+ */
+@Tag("installed")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class InstalledTier {
+  static final String NS = "team-a";
+
+  protected EmbeddedKafka broker;
+  protected Cluster cluster;
+  protected Installation installation;
+
+  /** What makes the mode: the values on top of {@link Installation#testValues}. */
+  abstract Map<String, Object> modeValues();
+
+  /** The mode's name, for directories and the README section. */
+  abstract String mode();
+
+  @RegisterExtension
+  final TestWatcher printOutputsOnFailure = new TestWatcher() {
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+      if (installation != null) {
+        System.out.println("stage outputs after " + context.getDisplayName() + " failed:" + installation.outputs());
+      }
+    }
+  };
+
+  /** Where this mode's broker data and pods' directories go (kept after the run, for their logs). */
+  Path runDir() {
+    return Path.of("target/runs").resolve(mode()).toAbsolutePath();
+  }
+
+  @BeforeAll
+  void install() {
+    // A fresh directory: a broker restarted on an earlier run's data would feed that run's
+    // cluster to this one. One broker per mode: the modes' releases would otherwise share topics.
+    deleteRecursively(runDir());
+    broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(runDir().resolve("kafka")));
+    cluster = Cluster.start();
+    cluster.managedNamespace(NS);
+    Map<String, Object> values = new HashMap<>(Installation.testValues(broker.bootstrapServers()));
+    values.putAll(modeValues());
+    installation = Installation.install(cluster, runDir(), Installation.RELEASE, Installation.NAMESPACE, values);
+    System.out.printf("MEASURED %s: installed and every replica ready in %d s%n", mode(),
+        installation.startup().toSeconds());
+  }
+
+  /** No kubelet restarts a replica here: one that exited fails every later test, with its output. */
+  @BeforeEach
+  void everyReplicaStillRuns() {
+    assertThat(installation.processes()).as("replicas that exited:%s", installation.outputs())
+        .allMatch(StageProcess::alive);
+  }
+
+  @AfterAll
+  void uninstall() {
+    if (installation != null) {
+      installation.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void dryRunAnnotatesAndRecordsAnEventButNeverResizes() {
+    // given the sample HeadroomConfig (dryRun: true) the harness applied, as the runbook does
+    assertThat(spec().get("dryRun")).isEqualTo(true);
+
+    // when a managed pod requesting 2 cores is bound alone to a 16-core node
+    cluster.node("dry", "16");
+    cluster.pod(NS, "dry", "dry", "2");
+
+    // then Headroom annotates it with what it would do, and records an Event on it ...
+    await("the status annotation").atMost(Cluster.CONVERGE).until(() -> cluster.api.pod(NS, "dry")
+        .map(p -> p.getMetadata().getAnnotations())
+        .map(a -> a != null && a.containsKey(HeadroomKeys.STATUS_ANNOTATION)).orElse(false));
+    await("an Event on the pod").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "dry"),
+        events -> !events.isEmpty());
+    // ... and never asks for a resize, nor sets a limit
+    assertThat(cluster.api.requests().count(RequestMatcher.resize())).as("resize requests in dry run").isZero();
+    assertThat(cluster.cpuLimitMilli(NS, "dry")).isZero();
+  }
+
+  @Test
+  @Order(2)
+  void flippingTheConfigToEnforceStartsResizing() {
+    // when the operator flips the HeadroomConfig to enforce
+    enforce(cluster);
+
+    // then the lone pod's limit climbs to the node: 2 + 14 cores of slack (under the 10x cap)
+    cluster.awaitLimits(Map.of(NS + "/dry", 16_000L));
+  }
+
+  @Test
+  @Order(3)
+  void aNeighbourShrinksTheIncumbentWithinFiveSeconds() {
+    // given a managed pod (2 cores requested) that has climbed to a whole 16-core node
+    cluster.node("pair", "16");
+    cluster.pod(NS, "incumbent", "pair", "2");
+    cluster.awaitLimits(Map.of(NS + "/incumbent", 16_000L));
+    // (the journal records a request just after storing its change: let the growth's entries land)
+    sleep(Duration.ofSeconds(1));
+    long resizesBefore = cluster.api.requests().count(RequestMatcher.resizeOf(NS, "incumbent"), 200);
+
+    // when an 8-core neighbour is bound next to it
+    Instant created = Instant.now();
+    cluster.pod(NS, "neighbour", "pair", "8");
+
+    // then the incumbent shrinks to 2 + 6 x 2/10 = 3.2 cores, by a resize answered 200 within 5 s
+    cluster.awaitLimits(Map.of(NS + "/incumbent", 3_200L, NS + "/neighbour", 12_800L));
+    RequestJournal.Entry shrink = await("the shrink in the journal").atMost(Cluster.CONVERGE)
+        .until(() -> cluster.api.requests().entries().stream()
+            .filter(e -> e.code() == 200 && RequestMatcher.resizeOf(NS, "incumbent").test(e.request()))
+            .skip(resizesBefore).findFirst(), java.util.Optional::isPresent).orElseThrow();
+    Duration latency = Duration.between(created, shrink.at());
+    System.out.printf("MEASURED %s: neighbour created -> incumbent resized (200): %d ms%n", mode(),
+        latency.toMillis());
+    assertThat(latency).isLessThanOrEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  @Order(4)
+  void theWebhookSeedsABirthLimitOnTheJobsPod() {
+    // given a 20-second Job in the managed namespace (the double runs no Job controller) ...
+    Job job = cluster.admin().batch().v1().jobs().inNamespace(NS).resource(new JobBuilder()
+        .withNewMetadata().withName("ci-build").endMetadata()
+        .withNewSpec().withBackoffLimit(0).withNewTemplate().withNewSpec().withRestartPolicy("Never")
+          .addNewContainer().withName("build").withImage("registry.example/ci:1").withCommand("sleep", "20")
+            .withNewResources().addToRequests("cpu", new Quantity("500m"))
+              .addToRequests("memory", new Quantity("128Mi")).endResources()
+          .endContainer().endSpec().endTemplate().endSpec().build()).create();
+
+    // when its pod is created as the Job controller would create it (an ownerReference to the Job)
+    Pod admitted = cluster.admin().pods().inNamespace(NS).resource(jobPod(job)).create();
+
+    // then the webhook seeded a birth limit: request x initialMultiplier (2) = 1 core
+    assertThat(Cluster.limitMilli(admitted)).as("the CPU limit the pod was admitted with").isEqualTo(1_000L);
+  }
+
+  @Test
+  @Order(5)
+  void atRestOneIngestLeaderHoldsTheLeaseAndNoWriteReachesTheApiServer() {
+    // given a converged cluster: every limit at its target and every resize annotated
+    cluster.awaitLimits(Map.of(NS + "/dry", 16_000L, NS + "/incumbent", 3_200L, NS + "/neighbour", 12_800L));
+    await("every resize annotated").atMost(Cluster.CONVERGE).until(() ->
+        cluster.api.requests().count(RequestMatcher.podPatch(), 200)
+            >= cluster.api.requests().count(RequestMatcher.resize(), 200));
+    // ... and settled: no write (but the Lease's) for 15 s, longer than the HeadroomConfig status
+    // interval (10 s) and the debounce (at most 10 s)
+    await("no write for 15 s").atMost(Cluster.CONVERGE).pollInterval(Duration.ofSeconds(1)).until(() ->
+        cluster.api.requests().countSince(Instant.now().minusSeconds(15), r -> Calls.isWrite(r) && !Calls.isLease(r))
+            == 0);
+    String leaseName = installation.fullname() + "-ingest";
+    Lease lease = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
+    Duration leaseDuration = Duration.ofSeconds(lease.getSpec().getLeaseDurationSeconds());
+    Duration window = Duration.ofSeconds(Math.max(60, 3 * leaseDuration.toSeconds() + 5));
+
+    // when nothing changes in the cluster for the window (60 s, and at least 3 lease durations)
+    Instant quietFrom = Instant.now();
+    Set<String> holders = new LinkedHashSet<>();
+    while (Instant.now().isBefore(quietFrom.plus(window))) {
+      Lease now = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
+      holders.add(now.getSpec().getHolderIdentity());
+      sleep(Duration.ofMillis(500));
+    }
+
+    // then one ingest replica held the Lease throughout ...
+    System.out.printf("MEASURED %s: Lease %s held by %s for %d s (%d lease durations); %d Lease writes%n", mode(),
+        leaseName, holders, window.toSeconds(), window.toSeconds() / leaseDuration.toSeconds(),
+        cluster.api.requests().countSince(quietFrom, r -> Calls.isWrite(r) && Calls.isLease(r)));
+    assertThat(holders).hasSize(1);
+    assertThat(holders.iterator().next()).startsWith(installation.fullname() + "-");
+    // ... and no write but the Lease renewals reached the API server
+    assertThat(cluster.api.requests().entries().stream()
+        .filter(e -> !e.at().isBefore(quietFrom) && Calls.isWrite(e.request()) && !Calls.isLease(e.request()))
+        .map(e -> e.code() + " " + e.request()).toList()).as("writes at rest").isEmpty();
+  }
+
+  @Test
+  @Order(6)
+  void aResizeTheKubeletCannotDoIsReportedAsAWarningEvent() {
+    // given a node whose kubelet answers every resize Infeasible (a rare path: exercised so that
+    // the grant it needs, events create for ingest, is seen used)
+    cluster.kubelet.answerResizes("small", KubeletDouble.ResizeAnswer.INFEASIBLE, "Node didn't have enough capacity");
+    cluster.node("small", "4");
+
+    // when a managed pod there is resized
+    cluster.pod(NS, "stuck", "small", "1");
+
+    // then a warning Event says so
+    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "stuck"),
+        events -> events.stream().anyMatch(e -> e.contains("Infeasible")));
+  }
+
+  @Test
+  @Order(90)
+  void theGrantsTableInDeployReadmeIsTheOneThisRunObserved() {
+    String table = grants().markdown();
+    if (Boolean.getBoolean(GrantsReport.WRITE_PROPERTY)) {
+      GrantsReport.write(mode(), table);
+    }
+    assertThat(GrantsReport.committed(mode()))
+        .as("deploy/README.md's %s grants table differs from the calls this run observed; regenerate it with "
+            + "mvn -pl installed -am verify -Dtest=%s -D%s=true", mode(), getClass().getSimpleName(),
+            GrantsReport.WRITE_PROPERTY)
+        .isEqualTo(table);
+  }
+
+  @Test
+  @Order(91)
+  void everyCallOfAStageIsGrantedByItsRole() {
+    assertThat(grants().refused()).as("calls no role of the chart grants (403)").isEmpty();
+  }
+
+  @Test
+  @Order(92)
+  void everyGrantOfAStageRoleIsUsed() {
+    assertThat(grants().unused(RarePaths.GRANTS)).as("grants no stage used (and not listed in RarePaths)").isEmpty();
+  }
+
+  private GrantsReport grants() {
+    return new GrantsReport(installation, Calls.observed(cluster.api.requests().entries(), installation));
+  }
+
+  private static Pod jobPod(Job job) {
+    return new PodBuilder()
+        .withNewMetadata().withName(job.getMetadata().getName() + "-x7k2p")
+          .withLabels(Map.of("batch.kubernetes.io/job-name", job.getMetadata().getName(),
+              "batch.kubernetes.io/controller-uid", job.getMetadata().getUid()))
+          .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(job.getMetadata().getName())
+            .withUid(job.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true)
+          .endOwnerReference()
+        .endMetadata()
+        .withSpec(job.getSpec().getTemplate().getSpec())
+        .build();
+  }
+
+  /** Flips the cluster's HeadroomConfig to enforce ({@code dryRun: false}), as an operator would. */
+  static void enforce(Cluster cluster) {
+    cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME)
+        .edit(config -> {
+          spec(config).put("dryRun", false);
+          return config;
+        });
+  }
+
+  private Map<String, Object> spec() {
+    return spec(cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG)
+        .withName(HeadroomKeys.CONFIG_NAME).get());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> spec(GenericKubernetesResource config) {
+    return (Map<String, Object>) config.getAdditionalProperties().get("spec");
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!java.nio.file.Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot clear " + dir, e);
+    }
+  }
+
+  static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis()); // sampling a Lease at a steady pace is the point here
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
