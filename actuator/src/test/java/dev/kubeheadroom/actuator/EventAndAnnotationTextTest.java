@@ -45,7 +45,7 @@ class EventAndAnnotationTextTest {
   }
 
   @Test
-  void quotaDenialIsAWarningAndOtherFailuresWriteNoEvent() {
+  void quotaDenialIsAWarningAndKubeletOrGoneResultsWriteNoEvent() {
     PodWork w = work(decision("n1", false, change("u", "ns", "b", 1500, 3000)));
     assertThat(EventRecorder.content(w, OutcomeResult.QUOTA_DENIED, "exceeded quota: compute"))
         .hasValueSatisfying(c -> {
@@ -55,8 +55,21 @@ class EventAndAnnotationTextTest {
         });
     // ResizeInfeasible is written by ingest, which sees the kubelet's answer in pod status
     assertThat(EventRecorder.content(w, OutcomeResult.INFEASIBLE, "no")).isEmpty();
-    assertThat(EventRecorder.content(w, OutcomeResult.ERROR, "x")).isEmpty();
     assertThat(EventRecorder.content(w, OutcomeResult.GONE, "x")).isEmpty();
+  }
+
+  @Test
+  void aRefusalIsAResizeRefusedWarningWithTheServersWords() {
+    PodWork w = work(decision("n1", false, change("u", "ns", "b", 1500, 3000)));
+    for (OutcomeResult result : List.of(OutcomeResult.ERROR, OutcomeResult.CONFLICT)) {
+      assertThat(EventRecorder.content(w, result, "maximum cpu usage per Container is 2"))
+          .as(result.wireName()).hasValueSatisfying(c -> {
+            assertThat(c.reason()).isEqualTo("ResizeRefused");
+            assertThat(c.type()).isEqualTo("Warning");
+            assertThat(c.note()).isEqualTo("resize 1500m → 3000m refused: maximum cpu usage per Container"
+                + " is 2 (retried after a growing backoff)");
+          });
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.topology.TopologyListener;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,11 @@ final class MetricsListener implements TopologyListener {
   @Override
   public void decided(NodeDecision decision) {
     metrics.recordDecision(decision);
+  }
+
+  @Override
+  public void backedOff(String node, OutcomeResult result, int attempt) {
+    metrics.backoff(result);
   }
 
   @Override

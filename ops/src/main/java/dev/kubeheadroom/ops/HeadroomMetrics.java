@@ -46,6 +46,12 @@ public final class HeadroomMetrics {
   public static final String PODS_MANAGED = "headroom.pods.managed";
   /** {@code headroom_resize_deferred_pods}: pods whose latest resize the kubelet deferred. */
   public static final String RESIZE_DEFERRED_PODS = "headroom.resize.deferred.pods";
+  /**
+   * {@code headroom_resize_backoffs_total{result}}: refusal backoffs the topology started, by the
+   * refusing result (infeasible, quota-denied, conflict, error); one per refusal, so its rate per
+   * pod is bounded by the backoff (topology DESIGN.md).
+   */
+  public static final String RESIZE_BACKOFFS = "headroom.resize.backoffs";
   /** {@code headroom_dead_letters_total{topic}}: records sent to the dead-letter topic. */
   public static final String DEAD_LETTERS = "headroom.dead.letters";
 
@@ -61,6 +67,7 @@ public final class HeadroomMetrics {
   private final GaugeFamily nodeSlack;
   private final GaugeFamily podLimit;
   private final Map<OutcomeResult, Counter> resizes = new EnumMap<>(OutcomeResult.class);
+  private final Map<OutcomeResult, Counter> backoffs = new ConcurrentHashMap<>();
   private final Timer reconcile;
   /** node → managed pod count from its latest decision; {@code headroom_pods_managed} is the sum. */
   private final Map<String, Integer> managedByNode = new ConcurrentHashMap<>();
@@ -84,6 +91,11 @@ public final class HeadroomMetrics {
               .description("Resize tries by result")
               .tag(RESULT, result.wireName())
               .register(registry));
+    }
+    // created at 0 for the results that refuse, so their rates start at 0
+    for (OutcomeResult result : List.of(OutcomeResult.INFEASIBLE, OutcomeResult.QUOTA_DENIED,
+        OutcomeResult.CONFLICT, OutcomeResult.ERROR)) {
+      backoffCounter(result);
     }
     reconcile =
         Timer.builder(RECONCILE_DURATION)
@@ -165,6 +177,18 @@ public final class HeadroomMetrics {
   /** Counts one resize try by result. */
   public void resize(OutcomeResult result) {
     resizes.get(result).increment();
+  }
+
+  /** Counts one refusal backoff started by the topology: {@code headroom_resize_backoffs_total}. */
+  public void backoff(OutcomeResult result) {
+    backoffCounter(result).increment();
+  }
+
+  private Counter backoffCounter(OutcomeResult result) {
+    return backoffs.computeIfAbsent(result, r -> Counter.builder(RESIZE_BACKOFFS)
+        .description("Refusal backoffs started, by the refusing result")
+        .tag(RESULT, r.wireName())
+        .register(registry));
   }
 
   /** Counts one resize try of the pod (the actuator's answer from the API server). */

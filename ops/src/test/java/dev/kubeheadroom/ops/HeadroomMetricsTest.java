@@ -174,4 +174,20 @@ class HeadroomMetricsTest {
     assertThat(scrape.value("headroom_pods_managed", Map.of())).contains(0.0);
     assertThat(scrape.named("headroom_resizes_total")).hasSize(OutcomeResult.values().length);
   }
+
+  @Test
+  void refusalBackoffsAreCountedByResultFromZero() {
+    assertThat(scrape().types()).containsEntry("headroom_resize_backoffs_total", "counter");
+    for (String result : List.of("infeasible", "quota-denied", "conflict", "error")) {
+      assertThat(scrape().value("headroom_resize_backoffs_total", Map.of("result", result)))
+          .as(result).contains(0.0);
+    }
+    metrics.backoff(OutcomeResult.ERROR);
+    metrics.backoff(OutcomeResult.ERROR);
+    metrics.backoff(OutcomeResult.QUOTA_DENIED);
+    assertThat(scrape().value("headroom_resize_backoffs_total", Map.of("result", "error"))).contains(2.0);
+    assertThat(scrape().value("headroom_resize_backoffs_total", Map.of("result", "quota-denied")))
+        .contains(1.0);
+    assertThat(scrape().value("headroom_resize_backoffs_total", Map.of("result", "applied"))).isEmpty();
+  }
 }

@@ -6,8 +6,10 @@ import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
+import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.NodeDecider;
+import dev.kubeheadroom.topology.booking.RefusalBackoff;
 import dev.kubeheadroom.topology.booking.Step;
 import java.time.Instant;
 import java.util.function.UnaryOperator;
@@ -59,6 +61,11 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     Instant at = Instant.ofEpochMilli(record.timestamp());
     Step step = bookings.load(node).apply(record.value(), at);
     bookings.save(step);
+    if (record.value() instanceof ResizeOutcome outcome && RefusalBackoff.refuses(outcome.result())
+        && step.touchedPods().contains(outcome.podUid())) {
+      // touched: counted (a redelivered refusal leaves the entry as it was)
+      listener.backedOff(node, outcome.result(), step.booking().pods().get(outcome.podUid()).refusals());
+    }
     if (record.value() instanceof NodeRemoved) {
       debouncer.forget(node);
       listener.nodeRemoved(node);

@@ -31,15 +31,20 @@ import org.apache.kafka.common.serialization.Serializer;
  * (0 = null), enums by name, so reordering an enum never misreads a value.
  */
 final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Deserializer<PodEntry> {
-  /** 2 added {@code podLevelResources} after the resize status; 1 is still read (as false). */
-  static final byte VERSION = 2;
+  /**
+   * 3 added the entry's {@code refusals} at the end (1 and 2 are read with one refusal when in
+   * backoff, else none); 2 added {@code podLevelResources} after the resize status (1 is read as
+   * false).
+   */
+  static final byte VERSION = 3;
+  private static final byte VERSION_2 = 2;
   private static final byte VERSION_1 = 1;
   /** Component counts the format covers; a test fails when a record gains a field. */
   static final int POD_FIELDS = 16;
   static final int CONTAINER_FIELDS = 6;
   static final int OWNER_FIELDS = 4;
   static final int PENDING_FIELDS = 4;
-  static final int ENTRY_FIELDS = 4;
+  static final int ENTRY_FIELDS = 5;
 
   @Override
   public byte[] serialize(String topic, PodEntry entry) {
@@ -77,6 +82,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
       w.instant(entry.backoffSince());
     }
     w.bool(entry.infeasibleSeen());
+    w.varLong(entry.refusals());
     return Arrays.copyOf(w.buf, w.len);
   }
 
@@ -91,7 +97,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     try {
       ByteBuffer in = ByteBuffer.wrap(data);
       byte version = in.get();
-      if (version != VERSION && version != VERSION_1) {
+      if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
         throw new SchemaException("pod store value has format version " + version + ", this build reads "
             + VERSION + " (and JSON)");
       }
@@ -129,7 +135,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
           varLong(in), bool(in), bool(in)));
     }
     ResizeStatus resize = ResizeStatus.valueOf(str(in));
-    boolean podLevelResources = version >= VERSION && bool(in);
+    boolean podLevelResources = version >= VERSION_2 && bool(in);
     PodSnapshot pod = new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode,
         maxCpu, maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources);
     Pending pending = null;
@@ -146,10 +152,12 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     }
     Instant backoffSince = bool(in) ? instant(in) : null;
     boolean infeasibleSeen = bool(in);
+    int refusals = version >= VERSION ? (int) Math.min(Integer.MAX_VALUE, varLong(in))
+        : backoffSince == null ? 0 : 1;
     if (in.hasRemaining()) {
       throw new SchemaException("pod store value has " + in.remaining() + " bytes past its end");
     }
-    return new PodEntry(pod, pending, backoffSince, infeasibleSeen);
+    return new PodEntry(pod, pending, backoffSince, infeasibleSeen, refusals);
   }
 
   private static String str(ByteBuffer in) {

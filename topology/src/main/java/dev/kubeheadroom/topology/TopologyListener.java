@@ -1,6 +1,7 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.OutcomeResult;
 
 /** What the topology reports to metrics and logs. Callbacks run on the stream thread: be quick. */
 public interface TopologyListener {
@@ -11,6 +12,12 @@ public interface TopologyListener {
 
   /** A decision was emitted. */
   default void decided(NodeDecision decision) {}
+
+  /**
+   * A refusal ({@code result}) put a pod in backoff, its {@code attempt}-th in a row; the wait
+   * grows with it ({@code booking.RefusalBackoff}).
+   */
+  default void backedOff(String node, OutcomeResult result, int attempt) {}
 
   /** A node was evaluated (whether or not anything changed); {@code nanos} is the compute time. */
   default void evaluated(String node, long nanos) {}

@@ -9,6 +9,8 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +29,7 @@ class InlineTopologyTest {
   final Topics topics = Topics.defaults();
   final List<NodeDecision> decided = new ArrayList<>();
   final List<String> deadLetters = new ArrayList<>();
+  final List<String> backoffs = new ArrayList<>();
   final TopologyListener listener = new TopologyListener() {
     @Override
     public void decided(NodeDecision d) {
@@ -36,6 +39,11 @@ class InlineTopologyTest {
     @Override
     public void deadLetter(String topic, String reason) {
       deadLetters.add(topic + ": " + reason);
+    }
+
+    @Override
+    public void backedOff(String node, OutcomeResult result, int attempt) {
+      backoffs.add(node + " " + result.wireName() + " #" + attempt);
     }
   };
   final InlineTopology inline = new InlineTopology(TopologySettings.defaults(topics), listener, T0);
@@ -106,5 +114,20 @@ class InlineTopologyTest {
     assertThatThrownBy(() -> inline.store("nope")).hasMessageContaining("no store named nope");
     assertThatThrownBy(() -> inline.pipe("elsewhere", "k", new byte[0], 0))
         .hasMessageContaining("not an input topic");
+  }
+
+  @Test
+  void eachCountedRefusalIsReportedByResultWithItsAttemptAndARedeliveryIsNot() {
+    managedNodeWithOnePod();
+    ResizeOutcome refused = new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1",
+        OutcomeResult.ERROR, 16000, T0.plusSeconds(3), "forbidden: maximum cpu usage per Container is 4");
+    pipe(topics.outcomes(), "n1", refused, T0.plusSeconds(3));
+    pipe(topics.outcomes(), "n1", refused, T0.plusSeconds(3)); // redelivered: not a new refusal
+    ResizeOutcome conflict = new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1",
+        OutcomeResult.CONFLICT, 16000, T0.plusSeconds(70), "conflict");
+    pipe(topics.outcomes(), "n1", conflict, T0.plusSeconds(70));
+    pipe(topics.outcomes(), "n1", new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1",
+        OutcomeResult.GONE, 16000, T0.plusSeconds(80), "pod not found"), T0.plusSeconds(80));
+    assertThat(backoffs).containsExactly("n1 error #1", "n1 conflict #2");
   }
 }

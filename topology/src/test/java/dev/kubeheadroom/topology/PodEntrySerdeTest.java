@@ -30,7 +30,8 @@ class PodEntrySerdeTest {
             new ContainerSnapshot("app", ContainerKind.APP, 2000, 12000, false, true)),
         ResizeStatus.INFEASIBLE, true);
     return new PodEntry(pod, new Pending(12300, Map.of("app", 12000L, "mesh", 300L),
-        Instant.parse("2026-03-01T12:00:01.123456789Z"), true), Instant.parse("1969-12-31T23:59:58.5Z"), true);
+        Instant.parse("2026-03-01T12:00:01.123456789Z"), true), Instant.parse("1969-12-31T23:59:58.5Z"), true,
+        300);
   }
 
   static PodEntry sparse() {
@@ -63,8 +64,10 @@ class PodEntrySerdeTest {
   @Test
   void aVersionOneValueWrittenBeforePodLevelResourcesReadsAsWithout() {
     // given version 1 bytes: version 2's without the podLevelResources byte after the resize
-    // status (sparse(): no pending, no backoff, so three booleans follow it)
-    byte[] v2 = serde.serialize("t", sparse());
+    // status (sparse(): no pending, no backoff, so three booleans follow it), version 2's being
+    // version 3's without the trailing refusal count
+    byte[] v3 = serde.serialize("t", sparse());
+    byte[] v2 = Arrays.copyOf(v3, v3.length - 1);
     byte[] v1 = new byte[v2.length - 1];
     int at = v2.length - 4;
     System.arraycopy(v2, 0, v1, 0, at);
@@ -73,6 +76,21 @@ class PodEntrySerdeTest {
     // when / then
     assertThat(serde.deserialize("t", v1)).isEqualTo(sparse());
     assertThat(sparse().pod().podLevelResources()).isFalse();
+  }
+
+  @Test
+  void aVersionTwoValueWrittenBeforeRefusalsWereCountedReadsAsOneRefusalWhenInBackoff() {
+    // given version 2 bytes: version 3's without the trailing refusal count (300 takes 2 varint bytes)
+    PodEntry inBackoff = full();
+    byte[] v3 = serde.serialize("t", inBackoff);
+    byte[] v2 = Arrays.copyOf(v3, v3.length - 2);
+    v2[0] = 2;
+    // when / then: the backoff it was in is kept, as a first refusal's
+    assertThat(serde.deserialize("t", v2)).isEqualTo(new PodEntry(inBackoff.pod(),
+        inBackoff.pending(), inBackoff.backoffSince(), true, 1));
+    byte[] sparseV2 = Arrays.copyOf(serde.serialize("t", sparse()), serde.serialize("t", sparse()).length - 1);
+    sparseV2[0] = 2;
+    assertThat(serde.deserialize("t", sparseV2).refusals()).isZero();
   }
 
   @Test

@@ -61,7 +61,7 @@ class RestartFromChangelogTest {
     }
   }
 
-  private static <V> List<KeyValue<String, V>> changelog(TopologyHarness h, String store,
+  static <V> List<KeyValue<String, V>> changelog(TopologyHarness h, String store,
       org.apache.kafka.common.serialization.Serde<V> serde) {
     String topic = "headroom-test-" + store + "-changelog";
     assertThat(h.driver.producedTopicNames()).contains(topic);
@@ -69,7 +69,7 @@ class RestartFromChangelogTest {
         .readKeyValuesToList();
   }
 
-  private static <V> void restore(TopologyHarness h, String store, List<KeyValue<String, V>> log) {
+  static <V> void restore(TopologyHarness h, String store, List<KeyValue<String, V>> log) {
     KeyValueStore<String, V> kv = h.driver.getKeyValueStore(store);
     for (KeyValue<String, V> record : log) {
       if (record.value == null) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -61,9 +62,13 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       gone.removeAll(sync.podUids());
       return removePods(gone);
     } else if (event instanceof NodeSnapshot node) {
-      return node.equals(snapshot)
-          ? Step.unchanged(this)
-          : new Step(new NodeBooking(this.node, node, pods), Set.of(), true, true, Optional.empty());
+      if (node.equals(snapshot)) {
+        return Step.unchanged(this);
+      }
+      if (snapshot != null && snapshot.allocatableMilli() != node.allocatableMilli()) {
+        return clearRefusals(node); // a new allocatable can change every pod's target
+      }
+      return new Step(new NodeBooking(this.node, node, pods), Set.of(), true, true, Optional.empty());
     } else if (event instanceof NodeRemoved) {
       return new Step(empty(node), pods.keySet(), true, false, Optional.empty());
     } else if (event instanceof ResizeOutcome outcome) {
@@ -79,8 +84,11 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       return old == null ? Step.unchanged(this) : removePods(Set.of(pod.uid()));
     }
     PodEntry entry = old == null ? PodEntry.of(pod) : old.withPod(pod);
+    if (old != null && answerMayChange(old.pod(), pod)) {
+      entry = entry.cleared(); // a refusal of the old spec says nothing about the new one
+    }
     if (entry.pending() != null && confirms(pod, entry.pending())) {
-      entry = entry.withPending(null);
+      entry = entry.withPending(null).cleared();
     }
     if (pod.resize() == ResizeStatus.INFEASIBLE) {
       // After a restart the kubelet's condition is the only trace of an earlier Infeasible answer.
@@ -95,7 +103,8 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     }
     boolean bookingChanged = old == null || !pod.sameBooking(old.pod());
     return new Step(with(pod.uid(), entry), Set.of(pod.uid()), false,
-        bookingChanged || entry.backoffSince() != (old == null ? null : old.backoffSince()),
+        bookingChanged || entry.backoffSince() != (old == null ? null : old.backoffSince())
+            || entry.refusals() != (old == null ? 0 : old.refusals()),
         Optional.empty());
   }
 
@@ -121,18 +130,49 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       return Step.unchanged(this);
     }
     PodEntry next = switch (outcome.result()) {
-      case APPLIED, DRY_RUN, DEFERRED -> entry; // wait for the snapshot; the kubelet retries
-      case INFEASIBLE, QUOTA_DENIED ->
-          entry.withPending(null).withBackoff(outcome.at(), entry.infeasibleSeen());
-      case CONFLICT, ERROR, GONE -> entry.pending() != null
+      case APPLIED -> entry.cleared(); // the API server took it: the refusal episode is over
+      case DRY_RUN, DEFERRED -> entry; // wait for the snapshot; the kubelet retries
+      // Every refusal backs off, longer each time (RefusalBackoff): a LimitRange, a validating
+      // policy or a 422 refuses the same target again, and re-patching it at every debounce was
+      // a loop. An outcome no later than the running backoff's start is a redelivery: not counted.
+      case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR ->
+          entry.backoffSince() != null && !outcome.at().isAfter(entry.backoffSince())
+              ? entry : entry.refused(outcome.at());
+      // The pod was deleted or replaced (a new uid): its removal follows; nothing to back off.
+      case GONE -> entry.pending() != null
           && entry.pending().targetMilli() == outcome.targetMilli()
-          ? entry.withPending(null) : entry; // recompute from fresh state
+          ? entry.withPending(null) : entry;
     };
     if (next.equals(entry)) {
       return Step.unchanged(this);
     }
     return new Step(with(outcome.podUid(), next), Set.of(outcome.podUid()), false, true,
         Optional.empty());
+  }
+
+  /**
+   * Whether the pod changed in a way that could change the API server's or kubelet's answer: its
+   * containers' requests and limits, its max-cpu annotation or its mode. A status-only update
+   * (a new resourceVersion, a resize condition) is not one.
+   */
+  private static boolean answerMayChange(PodSnapshot before, PodSnapshot after) {
+    return !before.containers().equals(after.containers())
+        || before.maxCpuMilli() != after.maxCpuMilli()
+        || !Objects.equals(before.mode(), after.mode());
+  }
+
+  /** The node as {@code node}, every pod's refusal episode over. */
+  private Step clearRefusals(NodeSnapshot node) {
+    TreeMap<String, PodEntry> next = new TreeMap<>(pods);
+    Set<String> touched = new HashSet<>();
+    for (Map.Entry<String, PodEntry> e : pods.entrySet()) {
+      PodEntry cleared = e.getValue().cleared();
+      if (cleared != e.getValue()) {
+        next.put(e.getKey(), cleared);
+        touched.add(e.getKey());
+      }
+    }
+    return new Step(owning(this.node, node, next), touched, true, true, Optional.empty());
   }
 
   private Step removePods(Set<String> uids) {

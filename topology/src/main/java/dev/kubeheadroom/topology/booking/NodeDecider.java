@@ -192,8 +192,9 @@ public final class NodeDecider {
   public static Optional<Instant> nextWake(NodeBooking booking, ClusterConfig config, Instant now) {
     Instant wake = null;
     for (PodEntry entry : booking.pods().values()) {
-      if (entry.backoffSince() != null) {
-        wake = earliestAfter(wake, entry.backoffSince().plus(config.backoffPeriod()), now);
+      Instant backoffEnds = RefusalBackoff.until(entry, config.backoffPeriod());
+      if (backoffEnds != null) {
+        wake = earliestAfter(wake, backoffEnds, now);
       }
       Pending p = entry.pending();
       if (p != null && !p.dryRun()) {
