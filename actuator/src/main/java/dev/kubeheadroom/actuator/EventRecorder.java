@@ -41,7 +41,8 @@ final class EventRecorder {
       case QUOTA_DENIED -> Optional.of(new Content(FORBIDDEN, "Warning",
           "resize " + change + " forbidden: " + message));
       // the kubelet reports deferred / infeasible in pod status, not here (ingest's event)
-      case DEFERRED, INFEASIBLE, CONFLICT, GONE, ERROR -> Optional.empty();
+      // rejected: the decision was not for this pod to take (e.g. kube-system); say nothing there
+      case DEFERRED, INFEASIBLE, CONFLICT, GONE, ERROR, REJECTED -> Optional.empty();
     };
   }
 
