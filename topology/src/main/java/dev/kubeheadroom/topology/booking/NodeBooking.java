@@ -122,7 +122,7 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     }
     PodEntry next = switch (outcome.result()) {
       case APPLIED, DRY_RUN, DEFERRED -> entry; // wait for the snapshot; the kubelet retries
-      case INFEASIBLE, QUOTA_DENIED ->
+      case INFEASIBLE, QUOTA_DENIED, REJECTED -> // the same target would be refused again
           entry.withPending(null).withBackoff(outcome.at(), entry.infeasibleSeen());
       case CONFLICT, ERROR, GONE -> entry.pending() != null
           && entry.pending().targetMilli() == outcome.targetMilli()
