@@ -19,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +26,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -45,8 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One loop thread: poll {@code decisions} (consumer group, manual commits) → {@link Coalescer}
  * (newest change per pod) → for each ready change whose node has a token in the
- * {@link RateBudget} (a node out of tokens is skipped, never waited on) → {@link ResizePatcher}
- * (or, for a dry-run decision, only the uid check) → {@link StatusAnnotator} → {@link
+ * {@link RateBudget} (a node out of tokens is skipped, never waited on) → {@link DecisionGate}
+ * ({@code rejected} unless the namespace is managed and the decision fresh) → {@link ResizePatcher}
+ * (or, for a dry-run decision or under a dry-run config, only the pod checks) → {@link StatusAnnotator} → {@link
  * EventRecorder} → {@link OutcomePublisher}. After each round the outcomes are flushed and only
  * then are the offsets of fully handled records committed, so a crash re-reads every change
  * without an outcome (and a re-read change whose pod is already at its target is not patched
@@ -64,8 +63,7 @@ public final class Actuator implements AutoCloseable {
   /** A round of tries stops after this long so polling (and config) stay fresh. */
   private static final Duration ROUND = Duration.ofMillis(500);
   private static final Duration IDLE_POLL = Duration.ofMillis(200);
-  private static final int LIVE_REQUESTS = 4; // GET, resize, annotation, event
-  private static final int DRY_RUN_REQUESTS = 3; // GET, annotation, event
+  private static final int LIVE_REQUESTS = 4, DRY_RUN_REQUESTS = 3; // GET, (resize,) annotation, event
 
   private final ActuatorSettings settings;
   private final Clock clock;
@@ -101,7 +99,7 @@ public final class Actuator implements AutoCloseable {
     this.events = new EventRecorder(client, clock, settings.instance());
     this.config = new ClusterConfigReader(settings);
     this.publisher = new OutcomePublisher(settings);
-    this.consumer = new KafkaConsumer<>(consumerConfig(settings), new StringDeserializer(),
+    this.consumer = new KafkaConsumer<>(settings.decisionsConsumer(), new StringDeserializer(),
         new ByteArrayDeserializer());
     this.budget = new RateBudget(config.current().rateLimits(), ticker);
     this.loop = new Thread(this::run, "headroom-actuator");
@@ -125,19 +123,7 @@ public final class Actuator implements AutoCloseable {
     return actuator;
   }
 
-  static Map<String, Object> consumerConfig(ActuatorSettings settings) {
-    Map<String, Object> config = new HashMap<>(settings.common());
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-decisions");
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-    config.putAll(settings.clientProperties());
-    config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    return config;
-  }
-
-  /** For probes: the config is read, the loop runs and nothing has failed. */
+  /** For probes: the config is read, the group assigned partitions once, nothing has failed. */
   public boolean ready() {
     return ready && running && failure == null;
   }
@@ -179,12 +165,11 @@ public final class Actuator implements AutoCloseable {
       ClusterConfig initial = config.load(settings.configTimeout());
       budget.update(initial.rateLimits());
       consumer.subscribe(List.of(settings.topics().decisions()), new Rebalance());
-      ready = true;
-      LOG.info("Actuator started: group {}, decisions from {}, rate limits {}", settings.groupId(),
-          settings.topics().decisions(), initial.rateLimits());
+      LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {}",
+          settings.groupId(), settings.topics().decisions(), initial.dryRun(), initial.rateLimits());
       while (running) {
         config.poll().ifPresent(next -> {
-          LOG.info("Cluster config changed: rate limits {}", next.rateLimits());
+          LOG.info("Cluster config changed: dryRun {}, rate limits {}", next.dryRun(), next.rateLimits());
           budget.update(next.rateLimits());
         });
         take(consumer.poll(pollTimeout()));
@@ -233,7 +218,7 @@ public final class Actuator implements AutoCloseable {
     long now = ticker.getAsLong();
     long wait = IDLE_POLL.toNanos();
     for (PodWork work : coalescer.ready(now)) {
-      wait = Math.min(wait, budget.nanosUntilAvailable(work.node(), cost(work)));
+      wait = Math.min(wait, budget.nanosUntilAvailable(work.node(), cost(governed(work))));
     }
     long nextRetry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
     if (nextRetry != Long.MAX_VALUE) {
@@ -273,15 +258,15 @@ public final class Actuator implements AutoCloseable {
   private void round() {
     long started = ticker.getAsLong();
     List<PodWork> handled = new ArrayList<>();
-    for (PodWork work : coalescer.ready(started)) {
+    for (PodWork queued : coalescer.ready(started)) {
       if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
         break;
       }
-      if (!budget.tryAcquire(work.node(), cost(work))) {
+      if (!budget.tryAcquire(queued.node(), cost(governed(queued)))) {
         continue; // this node waits for its bucket; the others go on
       }
-      if (tryOnce(work)) {
-        handled.add(work);
+      if (tryOnce(queued)) {
+        handled.add(queued);
       }
     }
     if (!handled.isEmpty()) {
@@ -290,12 +275,25 @@ public final class Actuator implements AutoCloseable {
     }
   }
 
+  /** The current config governs: under {@code dryRun: true} an enforcing backlog is dry-run too. */
+  private PodWork governed(PodWork work) {
+    return config.current().dryRun() && !work.dryRun() ? work.asDryRun() : work;
+  }
+
   private static int cost(PodWork work) {
     return work.dryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS;
   }
 
   /** One try; true when it ended with an outcome, false when it will be retried. */
-  private boolean tryOnce(PodWork work) {
+  private boolean tryOnce(PodWork queued) {
+    PodWork work = governed(queued);
+    Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, config.current(),
+        config.namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
+    if (rejection.isPresent()) {
+      metrics.rejected(rejection.get().rule());
+      finish(work, OutcomeResult.REJECTED, rejection.get().message(), false);
+      return true;
+    }
     Verdict verdict;
     boolean patchSent;
     if (work.dryRun()) {
@@ -316,13 +314,16 @@ public final class Actuator implements AutoCloseable {
     if (verdict instanceof Verdict.Final f) {
       result = f.result();
       message = f.message();
+      if (result == OutcomeResult.REJECTED) {
+        metrics.rejected(DecisionGate.Rule.REQUEST); // the one check that needs the pod
+      }
     } else {
       Verdict.Transient t = (Verdict.Transient) verdict;
       if (settings.retry().allowsAnotherAfter(tries)) {
         Duration delay = settings.retry().delayAfter(tries, t.retryAfter());
         LOG.debug("{}: transient failure (try {}), retrying in {} ms: {}", work.describe(), tries,
             delay.toMillis(), t.message());
-        coalescer.retryLater(work, ticker.getAsLong() + delay.toNanos());
+        coalescer.retryLater(queued, ticker.getAsLong() + delay.toNanos());
         return false;
       }
       result = OutcomeResult.ERROR;
@@ -387,6 +388,8 @@ public final class Actuator implements AutoCloseable {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
       LOG.info("Assigned decisions partitions {}", partitions);
+      partitions.forEach(consumer::position); // a new group's "latest" is fixed now, before ready
+      ready = true; // (also after an empty assignment: a spare replica is ready too)
     }
 
     @Override

@@ -5,12 +5,15 @@ import dev.kubeheadroom.schemas.OutcomeResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * The actuator's meters (design §8.1). The shared ones ({@code headroom_resizes_total{result}},
  * {@code headroom_pod_limit_cores{namespace,pod}}) are {@link HeadroomMetrics}', defined once for
  * every stage; the actuator's own: {@code headroom_actuator_patch_seconds},
  * {@code headroom_actuator_annotation_failures_total}, {@code headroom_actuator_event_failures_total},
+ * {@code headroom_actuator_rejected_total{rule}} (namespace, age, request),
  * {@code headroom_actuator_dead_letters_total}.
  */
 final class ActuatorMetrics {
@@ -18,12 +21,14 @@ final class ActuatorMetrics {
   static final String ANNOTATION_FAILURES = "headroom.actuator.annotation.failures";
   static final String EVENT_FAILURES = "headroom.actuator.event.failures";
   static final String DEAD_LETTERS = "headroom.actuator.dead.letters";
+  static final String REJECTED = "headroom.actuator.rejected";
 
   private final HeadroomMetrics shared;
   private final Timer patch;
   private final Counter annotationFailures;
   private final Counter eventFailures;
   private final Counter deadLetters;
+  private final Map<DecisionGate.Rule, Counter> rejected = new EnumMap<>(DecisionGate.Rule.class);
 
   ActuatorMetrics(MeterRegistry registry, HeadroomMetrics shared) {
     this.shared = shared;
@@ -33,6 +38,14 @@ final class ActuatorMetrics {
     eventFailures = Counter.builder(EVENT_FAILURES).description("Event writes that failed").register(registry);
     deadLetters = Counter.builder(DEAD_LETTERS)
         .description("Decision records that could not be read").register(registry);
+    for (DecisionGate.Rule rule : DecisionGate.Rule.values()) {
+      rejected.put(rule, Counter.builder(REJECTED).tag("rule", rule.tag())
+          .description("Decisions the actuator refused, by the check that failed").register(registry));
+    }
+  }
+
+  void rejected(DecisionGate.Rule rule) {
+    rejected.get(rule).increment();
   }
 
   void outcome(String namespace, String pod, OutcomeResult result) {

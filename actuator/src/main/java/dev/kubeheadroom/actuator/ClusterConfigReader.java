@@ -3,8 +3,10 @@ package dev.kubeheadroom.actuator;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.SchemaException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,15 +25,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The latest {@link ClusterConfig} from the compacted {@code config} topic (key {@code cluster}),
- * read without a consumer group from the beginning. No record, or a tombstone, means
- * {@link ClusterConfig#DEFAULTS}; an unreadable record is logged and the last good config stays.
- * Used from the actuator's loop thread only.
+ * and the namespaces ingest publishes to the compacted {@code namespaces} topic (key: the name),
+ * both read without a consumer group from the beginning. No config record, or a tombstone, means
+ * {@link ClusterConfig#DEFAULTS}; a namespace tombstone removes it; an unreadable record is
+ * logged and the last good value stays. The namespaces are what the actuator checks a decision's
+ * namespace against (no API read: ingest already watches them). Used from the loop thread only.
  */
 final class ClusterConfigReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterConfigReader.class);
 
   private final KafkaConsumer<String, byte[]> consumer;
   private final String topic;
+  private final String namespacesTopic;
+  private final Map<String, NamespaceInfo> namespaces = new HashMap<>();
   private final UnaryOperator<ClusterConfig> view;
   private ClusterConfig current;
 
@@ -44,17 +50,15 @@ final class ClusterConfigReader implements AutoCloseable {
     config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
     this.topic = settings.topics().config();
+    this.namespacesTopic = settings.topics().namespaces();
     this.view = settings.configView();
     this.current = view.apply(ClusterConfig.DEFAULTS);
   }
 
   /** Assigns every partition and reads to the end; the defaults stay if the topic is empty. */
   ClusterConfig load(Duration timeout) {
-    List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-    if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("config topic " + topic + " does not exist");
-    }
-    List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+    List<TopicPartition> partitions = new ArrayList<>(partitions(topic, timeout));
+    partitions.addAll(partitions(namespacesTopic, timeout));
     consumer.assign(partitions);
     consumer.seekToBeginning(partitions);
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
@@ -68,6 +72,14 @@ final class ClusterConfigReader implements AutoCloseable {
     return current;
   }
 
+  private List<TopicPartition> partitions(String name, Duration timeout) {
+    List<PartitionInfo> infos = consumer.partitionsFor(name, timeout);
+    if (infos == null || infos.isEmpty()) {
+      throw new IllegalStateException("topic " + name + " does not exist");
+    }
+    return infos.stream().map(p -> new TopicPartition(name, p.partition())).toList();
+  }
+
   /** Whatever arrived since the last call, without waiting; the new config if it changed. */
   Optional<ClusterConfig> poll() {
     ClusterConfig before = current;
@@ -79,8 +91,17 @@ final class ClusterConfigReader implements AutoCloseable {
     return current;
   }
 
+  /** The namespace as ingest last published it; empty if it never did (or it was deleted). */
+  Optional<NamespaceInfo> namespace(String name) {
+    return Optional.ofNullable(namespaces.get(name));
+  }
+
   private void take(Iterable<ConsumerRecord<String, byte[]>> records) {
     for (ConsumerRecord<String, byte[]> record : records) {
+      if (namespacesTopic.equals(record.topic())) {
+        takeNamespace(record);
+        continue;
+      }
       if (!HeadroomKeys.CONFIG_NAME.equals(record.key())) {
         continue;
       }
@@ -94,6 +115,23 @@ final class ClusterConfigReader implements AutoCloseable {
         LOG.warn("Ignoring unreadable config at {}-{}@{} (keeping the last good one): {}",
             record.topic(), record.partition(), record.offset(), e.getMessage());
       }
+    }
+  }
+
+  private void takeNamespace(ConsumerRecord<String, byte[]> record) {
+    if (record.key() == null) {
+      return;
+    }
+    if (record.value() == null) {
+      namespaces.remove(record.key());
+      return;
+    }
+    try {
+      NamespaceInfo info = HeadroomSerdes.namespaces().deserialize(record.topic(), record.value());
+      namespaces.put(record.key(), info);
+    } catch (SchemaException | IllegalArgumentException e) {
+      LOG.warn("Ignoring unreadable namespace at {}-{}@{}: {}", record.topic(), record.partition(),
+          record.offset(), e.getMessage());
     }
   }
 

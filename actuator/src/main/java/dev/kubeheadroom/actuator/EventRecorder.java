@@ -47,7 +47,8 @@ final class EventRecorder {
       case CONFLICT, ERROR -> Optional.of(new Content(REFUSED, "Warning",
           "resize " + change + " refused: " + message + " (retried after a growing backoff)"));
       // the kubelet reports deferred / infeasible in pod status, not here (ingest's event)
-      case DEFERRED, INFEASIBLE, GONE -> Optional.empty();
+      // rejected: the decision was not for this pod to take (e.g. kube-system); say nothing there
+      case DEFERRED, INFEASIBLE, GONE, REJECTED -> Optional.empty();
     };
   }
 

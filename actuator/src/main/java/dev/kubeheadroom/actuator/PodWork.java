@@ -47,6 +47,11 @@ record PodWork(
     return "Pod(" + change.namespace() + "/" + change.name() + ")";
   }
 
+  /** The same change handled as dry-run (the current config says dry-run, whatever the decision did). */
+  PodWork asDryRun() {
+    return new PodWork(seq, node, at, policy, true, stats, change, source, offset, attempt, notBeforeNanos);
+  }
+
   PodWork retriedAfter(long notBefore) {
     return new PodWork(seq, node, at, policy, dryRun, stats, change, source, offset, attempt + 1, notBefore);
   }

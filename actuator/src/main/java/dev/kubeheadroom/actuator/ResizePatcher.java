@@ -22,7 +22,8 @@ import java.util.Objects;
 
 /**
  * One resize try (design §9.4): read the pod, refuse a pod whose uid differs from the decision's
- * (a replacement with the same name is {@code gone}, never patched), then server-side apply on
+ * (a replacement with the same name is {@code gone}, never patched) and a target below a
+ * container's CPU request ({@code rejected}, {@link DecisionGate#belowRequest}), then server-side apply on
  * {@code pods/resize} as field manager {@code headroom} carrying only
  * {@code spec.containers[*].resources.limits.cpu}.
  *
@@ -55,8 +56,8 @@ final class ResizePatcher {
   Verdict verify(PodWork work) {
     try {
       Pod pod = read(work);
-      Verdict gone = goneUnlessSame(work, pod);
-      return gone != null ? gone : new Verdict.Final(OutcomeResult.DRY_RUN, "");
+      Verdict refused = refusal(work, pod);
+      return refused != null ? refused : new Verdict.Final(OutcomeResult.DRY_RUN, "");
     } catch (KubernetesClientException e) {
       return classify(e);
     }
@@ -69,9 +70,9 @@ final class ResizePatcher {
     } catch (KubernetesClientException e) {
       return new Attempt(classify(e), false);
     }
-    Verdict gone = goneUnlessSame(work, pod);
-    if (gone != null) {
-      return new Attempt(gone, false);
+    Verdict refused = refusal(work, pod);
+    if (refused != null) {
+      return new Attempt(refused, false);
     }
     Body body = body(work, pod);
     if (body.changed().isEmpty()) {
@@ -96,6 +97,16 @@ final class ResizePatcher {
 
   private Pod read(PodWork work) {
     return client.pods().inNamespace(work.change().namespace()).withName(work.change().name()).get();
+  }
+
+  /** {@code gone} unless it is the pod the decision named, then {@code rejected} below its request. */
+  private static Verdict refusal(PodWork work, Pod pod) {
+    Verdict gone = goneUnlessSame(work, pod);
+    if (gone != null) {
+      return gone;
+    }
+    return DecisionGate.belowRequest(work, pod)
+        .map(r -> (Verdict) new Verdict.Final(OutcomeResult.REJECTED, r.message())).orElse(null);
   }
 
   private static Verdict goneUnlessSame(PodWork work, Pod pod) {

@@ -7,6 +7,7 @@ import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.ResizeOutcome;
@@ -61,11 +62,24 @@ final class ActuatorHarness implements AutoCloseable {
     topics.compacted().forEach(t -> compacted.put(t, 1));
     kafka.createTopics(compacted, Map.of("cleanup.policy", "compact"));
     producer = kafka.producer(new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
+    // the current config governs: enforce unless a test says otherwise, and NS is opted in
+    config(ENFORCING);
+    namespace(new NamespaceInfo(NS, Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0, 0, 0));
   }
 
+  static final ClusterConfig ENFORCING = ClusterConfig.DEFAULTS.withDryRun(false);
+
+  /**
+   * A new group starts from the earliest offsets here (production: latest, see
+   * ActuatorGateTest), so a test may queue a batch of decisions before the first start.
+   */
   ActuatorSettings settings() {
-    return ActuatorSettings.defaults(kafka.bootstrapServers(), topics).withGroupId(groupId)
-        .withInstance("actuator-test");
+    return new ActuatorSettings(kafka.bootstrapServers(), Map.of("auto.offset.reset", "earliest"),
+        topics, groupId, null, "actuator-test", null, null);
+  }
+
+  void namespace(NamespaceInfo info) {
+    send(topics.namespaces(), info.name(), HeadroomSerdes.namespaces().serialize(topics.namespaces(), info));
   }
 
   /** Starts an actuator and waits until it is ready. */

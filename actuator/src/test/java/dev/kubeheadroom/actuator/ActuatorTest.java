@@ -95,7 +95,7 @@ class ActuatorTest {
     assertThat(after.getMetadata().getAnnotations()).containsEntry(HeadroomKeys.STATUS_ANNOTATION,
         "{\"factor\":\"2.00\",\"slack\":\"8000m\",\"managedRequests\":\"8000m\",\"nodePods\":14,"
             + "\"targetLimit\":\"3000m\",\"policy\":\"proportional-v1\",\"dryRun\":false,"
-            + "\"computedAt\":\"2026-07-12T10:00:00Z\"}");
+            + "\"computedAt\":\"" + Decisions.AT + "\"}");
     // and an event says what changed
     assertThat(h.events("CPULimitAdjusted")).singleElement().satisfies(e -> {
       assertThat(e.getNote()).isEqualTo("1500m → 3000m (node factor 2.00, slack 8/16 cores)");

@@ -6,18 +6,24 @@ import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /** Decisions as the topology emits them, for tests. */
 final class Decisions {
-  static final Instant AT = Instant.parse("2026-07-12T10:00:00Z");
+  /** Fresh: the actuator rejects a decision older than {@code maxDecisionAge} (10 minutes). */
+  static final Instant AT = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   /** The design's worked example (§5.1): 16 cores, 8 booked by managed pods, factor 2. */
   static final NodeStats STATS = new NodeStats(16_000, 8_000, 8_000, 8_000, 3, 14, 2.0);
 
   private Decisions() {}
 
   static NodeDecision decision(String node, boolean dryRun, PodChange... changes) {
-    return new NodeDecision(node, AT, 1, "proportional-v1", dryRun, PolicyConfig.DEFAULTS, STATS,
+    return decision(node, AT, dryRun, changes);
+  }
+
+  static NodeDecision decision(String node, Instant at, boolean dryRun, PodChange... changes) {
+    return new NodeDecision(node, at, 1, "proportional-v1", dryRun, PolicyConfig.DEFAULTS, STATS,
         List.of(), List.of(changes));
   }
 

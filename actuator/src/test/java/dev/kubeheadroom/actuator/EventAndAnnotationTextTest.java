@@ -78,6 +78,6 @@ class EventAndAnnotationTextTest {
     assertThat(StatusAnnotator.Status.of(w).toJson()).isEqualTo(
         "{\"factor\":\"2.00\",\"slack\":\"8000m\",\"managedRequests\":\"8000m\",\"nodePods\":14,"
             + "\"targetLimit\":\"3000m\",\"policy\":\"proportional-v1\",\"dryRun\":false,"
-            + "\"computedAt\":\"2026-07-12T10:00:00Z\"}");
+            + "\"computedAt\":\"" + Decisions.AT + "\"}");
   }
 }

@@ -94,7 +94,7 @@ public final class HeadroomMetrics {
     }
     // created at 0 for the results that refuse, so their rates start at 0
     for (OutcomeResult result : List.of(OutcomeResult.INFEASIBLE, OutcomeResult.QUOTA_DENIED,
-        OutcomeResult.CONFLICT, OutcomeResult.ERROR)) {
+        OutcomeResult.CONFLICT, OutcomeResult.ERROR, OutcomeResult.REJECTED)) {
       backoffCounter(result);
     }
     reconcile =

@@ -178,7 +178,7 @@ class HeadroomMetricsTest {
   @Test
   void refusalBackoffsAreCountedByResultFromZero() {
     assertThat(scrape().types()).containsEntry("headroom_resize_backoffs_total", "counter");
-    for (String result : List.of("infeasible", "quota-denied", "conflict", "error")) {
+    for (String result : List.of("infeasible", "quota-denied", "conflict", "error", "rejected")) {
       assertThat(scrape().value("headroom_resize_backoffs_total", Map.of("result", result)))
           .as(result).contains(0.0);
     }

@@ -3,7 +3,13 @@ package dev.kubeheadroom.schemas;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** What happened to one resize try (runbook "Resize outcomes"). */
+/**
+ * What happened to one resize try (runbook "Resize outcomes").
+ *
+ * <p>{@code rejected} was added to schema version 1 (additive: the writer is the actuator, the
+ * reader the topology, released together). A reader older than a value fails that record as
+ * unreadable (a {@link SchemaException}), so roll the topology out before, or with, the actuator.
+ */
 public enum OutcomeResult {
   APPLIED("applied"),
   DRY_RUN("dry-run"),
@@ -12,7 +18,9 @@ public enum OutcomeResult {
   QUOTA_DENIED("quota-denied"),
   CONFLICT("conflict"),
   GONE("gone"),
-  ERROR("error");
+  ERROR("error"),
+  /** The actuator refused the decision itself (namespace, age, target below request): no request sent. */
+  REJECTED("rejected");
 
   private final String wireName;
 
@@ -33,10 +41,5 @@ public enum OutcomeResult {
       }
     }
     throw new IllegalArgumentException("unknown outcome result: " + name);
-  }
-
-  /** Infeasible and quota-denied put the pod in backoff (design §6.4). */
-  public boolean backsOff() {
-    return this == INFEASIBLE || this == QUOTA_DENIED;
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -157,5 +158,21 @@ class RecordRoundTripTest {
 
   private static <T> T roundTrip(T value, Class<T> type) {
     return JsonCodec.decode(JsonCodec.encode(value), type);
+  }
+
+  @Test
+  void aRejectedOutcomeSurvivesTheWireAndAnUnknownResultIsASchemaError() throws Exception {
+    ResizeOutcome rejected = new ResizeOutcome("n1", "uid-1", "kube-system", "coredns",
+        OutcomeResult.REJECTED, 64000, Instant.parse("2026-12-01T12:00:00Z"),
+        "namespace kube-system is excluded");
+    byte[] bytes = events.serialize("t", rejected);
+    assertThat(JsonCodec.mapper().readTree(bytes).get("result").asText()).isEqualTo("rejected");
+    assertThat(events.deserialize("t", bytes)).isEqualTo(rejected);
+    // what a reader older than a new value sees: an unreadable record, never a wrong result
+    ObjectNode tree = (ObjectNode) JsonCodec.mapper().readTree(bytes);
+    tree.put("result", "some-future-result");
+    byte[] future = JsonCodec.mapper().writeValueAsBytes(tree);
+    assertThatThrownBy(() -> events.deserialize("t", future))
+        .isInstanceOf(SchemaException.class);
   }
 }

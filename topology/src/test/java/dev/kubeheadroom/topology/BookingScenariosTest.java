@@ -242,6 +242,19 @@ class BookingScenariosTest {
   }
 
   @Test
+  void aRejectedTargetBacksThePodOffInsteadOfBeingResentAtOnce() {
+    add(pod("team-a", "web-1", "n1", 2000, 0));
+    h.settle();
+    NodeDecision first = h.decisions().get(0);
+    h.send(new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1", OutcomeResult.REJECTED,
+        first.changes().get(0).targetMilli(), h.now, "namespace team-a is not managed"));
+    h.advance(Duration.ofSeconds(30));
+    assertThat(h.decisions()).as("in backoff: not re-sent every debounce").isEmpty();
+    h.advance(Duration.ofSeconds(31));
+    assertThat(h.decisions()).as("backoff over: retried once").hasSize(1);
+  }
+
+  @Test
   void anInFlightTargetIsNeverSentTwice() {
     add(pod("team-a", "web-1", "n1", 2000, 0));
     h.settle();

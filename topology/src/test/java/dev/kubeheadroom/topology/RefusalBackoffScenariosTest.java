@@ -92,7 +92,8 @@ class RefusalBackoffScenariosTest {
     for (OutcomeResult result : OutcomeResult.values()) {
       assertThat(RefusalBackoff.refuses(result)).as(result.wireName()).isEqualTo(
           result == OutcomeResult.INFEASIBLE || result == OutcomeResult.QUOTA_DENIED
-              || result == OutcomeResult.CONFLICT || result == OutcomeResult.ERROR);
+              || result == OutcomeResult.CONFLICT || result == OutcomeResult.ERROR
+              || result == OutcomeResult.REJECTED);
     }
     try (TopologyHarness h = started(first)) {
       h.send(pod("team-a", "web-1", "n1", 2000, 0));

@@ -135,7 +135,8 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       // Every refusal backs off, longer each time (RefusalBackoff): a LimitRange, a validating
       // policy or a 422 refuses the same target again, and re-patching it at every debounce was
       // a loop. An outcome no later than the running backoff's start is a redelivery: not counted.
-      case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR ->
+      // A rejected decision (the actuator's own checks) would be rejected again: it backs off too.
+      case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR, REJECTED ->
           entry.backoffSince() != null && !outcome.at().isAfter(entry.backoffSince())
               ? entry : entry.refused(outcome.at());
       // The pod was deleted or replaced (a new uid): its removal follows; nothing to back off.

@@ -28,7 +28,7 @@ public final class RefusalBackoff {
    */
   public static boolean refuses(OutcomeResult result) {
     return switch (result) {
-      case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR -> true;
+      case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR, REJECTED -> true;
       case APPLIED, DRY_RUN, DEFERRED, GONE -> false;
     };
   }
