@@ -92,22 +92,6 @@ public record ApiRequest(
     return out;
   }
 
-  /** The path with one query parameter removed, every other byte kept as sent. */
-  String pathWithout(String parameter) {
-    int q = path.indexOf('?');
-    if (q < 0) {
-      return path;
-    }
-    StringBuilder kept = new StringBuilder();
-    for (String pair : path.substring(q + 1).split("&")) {
-      String key = URLDecoder.decode(pair.split("=", 2)[0], StandardCharsets.UTF_8);
-      if (!pair.isEmpty() && !key.equals(parameter)) {
-        kept.append(kept.length() == 0 ? "" : "&").append(pair);
-      }
-    }
-    return path.substring(0, q) + (kept.length() == 0 ? "" : "?" + kept);
-  }
-
   boolean isPods() {
     return group.isEmpty() && resource.equals("pods");
   }
