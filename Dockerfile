@@ -1,12 +1,14 @@
 # syntax=docker/dockerfile:1
 # The Headroom image: one image runs every stage (`headroom ingest|topology|actuator|webhook|run`,
-# and the offline subcommands). Conventional multi-stage build; it has NOT been built in the
-# development environment (no Docker engine there), so treat the first real build as its test.
+# and policy, simulate, audit, explain, preflight). It ships the operator jar (module cli): no API
+# double, no demo, no Kafka Streams test utilities (`demo` is only in ./headroom's launcher jar).
+# Conventional multi-stage build; it has NOT been built in the development environment (no
+# Docker engine there), so treat the first real build as its test.
 #
 #   docker build -t ghcr.io/karlkfi/kube-headroom:dev .
 #   docker run --rm ghcr.io/karlkfi/kube-headroom:dev --help
 
-# --- build: the launcher jar and its runtime dependencies (cli/target/headroom.jar + lib/) ---
+# --- build: the operator jar and its runtime dependencies (cli/target/headroom-operator.jar + lib/) ---
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
@@ -21,7 +23,7 @@ RUN groupadd --system --gid 10001 headroom \
 WORKDIR /opt/headroom
 # The jar's manifest puts lib/*.jar on the class path (relative to the jar).
 COPY --from=build /src/cli/target/lib/ /opt/headroom/lib/
-COPY --from=build /src/cli/target/headroom.jar /opt/headroom/headroom.jar
+COPY --from=build /src/cli/target/headroom-operator.jar /opt/headroom/headroom.jar
 USER 10001:10001
 # health (/healthz, /readyz), metrics (HTTPS), admission webhook (HTTPS)
 EXPOSE 8081 8443 9443

@@ -4,7 +4,10 @@ import java.io.InputStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code headroom} launcher: one subcommand per stage or tool. */
+/**
+ * The operator's {@code headroom} command line (the image's entrypoint): one subcommand per stage
+ * or tool that production needs. {@code ./headroom} adds {@code demo} to it ({@code Launcher}).
+ */
 @Command(
     name = "headroom",
     mixinStandardHelpOptions = true,
@@ -12,7 +15,7 @@ import picocli.CommandLine.Command;
     description = "Sets each container's CPU limit from how booked its node is.",
     subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
       RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
-      WebhookCommand.class, DemoCommand.class, AuditCommand.class,
+      WebhookCommand.class, AuditCommand.class,
       ExplainCommand.class, PreflightCommand.class})
 public final class Main implements Runnable {
 

@@ -30,8 +30,8 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li><b>The image's entrypoint</b> ({@code java -jar /opt/headroom/headroom.jar}, see the
- *       Dockerfile) is {@code java -jar cli/target/headroom.jar}, the jar the {@code ./headroom}
- *       script runs.
+ *       Dockerfile) is {@code java -jar cli/target/headroom-operator.jar}, the jar the image
+ *       ships (not the {@code ./headroom} launcher's, which adds the demo and the API double).
  *   <li><b>Downward-API env</b> ({@code valueFrom.fieldRef}): {@code metadata.name} is the pod's
  *       name ({@code <deployment>-<index>}), {@code metadata.namespace} the release namespace. Any
  *       other {@code valueFrom} or {@code envFrom} fails the plan: it would need a substitution
@@ -54,7 +54,7 @@ import java.util.regex.Pattern;
  */
 final class PodPlanner {
   private static final Pattern FLAG = Pattern.compile("^(--[a-z0-9-]+)=(.*)$");
-  static final Path CLI_JAR = Chart.ROOT.resolve("cli/target/headroom.jar");
+  static final Path CLI_JAR = Chart.ROOT.resolve("cli/target/headroom-operator.jar");
 
   private final String namespace;
   private final Path root;

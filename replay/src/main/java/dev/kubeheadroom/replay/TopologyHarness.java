@@ -9,22 +9,19 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * What a replay drives: the production topology, fed records in log order, with a wall clock the
- * replay moves. Two ways to run it, with the same processors and the same decisions (a test holds
- * them to that): {@link Kind#INLINE}, the default, calls them directly; {@link
- * Kind#TEST_DRIVER} runs the built Kafka Streams topology under {@code TopologyTestDriver}, with
- * serialized, cached, changelogged stores and a commit per record — kept as the yardstick.
+ * replay moves. {@link Kind#INLINE}, the one production uses, calls the processors directly; the
+ * tests hold it to the built Kafka Streams topology under {@code TopologyTestDriver}
+ * ({@code DriverHarness}, in this module's test jar, so the shipped classpath carries no Kafka
+ * Streams test utilities): the same processors, the same decisions.
  */
 public interface TopologyHarness extends AutoCloseable {
-  /** How a replay runs the topology. */
-  public enum Kind {
-    INLINE,
-    TEST_DRIVER;
+  /** How a replay runs the topology: opens a harness at {@code start}. */
+  @FunctionalInterface
+  public interface Kind {
+    /** The default: {@link InlineTopology}. */
+    Kind INLINE = (settings, listener, start) -> new Inline(new InlineTopology(settings, listener, start));
 
-    TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start) {
-      return this == INLINE
-          ? new Inline(new InlineTopology(settings, listener, start))
-          : new DriverHarness(settings, listener, start);
-    }
+    TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start);
   }
 
   /** A record as it is on one of the input topics. */

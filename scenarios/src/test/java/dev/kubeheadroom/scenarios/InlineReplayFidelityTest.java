@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.replay.ClusterReport;
+import dev.kubeheadroom.replay.DriverHarness;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -60,7 +61,7 @@ class InlineReplayFidelityTest {
 
   private static void assertSameRun(Path log, int atLeastDecisions) throws IOException {
     Run inline = run(log, TopologyHarness.Kind.INLINE);
-    Run driver = run(log, TopologyHarness.Kind.TEST_DRIVER);
+    Run driver = run(log, DriverHarness::new);
     assertThat(inline.decisions).as("decisions on %s", log).hasSizeGreaterThanOrEqualTo(atLeastDecisions);
     assertThat(inline.decisions).as("decisions on %s", log).hasSameSizeAs(driver.decisions);
     for (int i = 0; i < inline.decisions.size(); i++) {

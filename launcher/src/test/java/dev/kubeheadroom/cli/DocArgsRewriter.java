@@ -117,7 +117,7 @@ final class DocArgsRewriter {
 
   /** A stage ({@code sub}): its own topics, group, lease, ports and directories. */
   List<String> stageArgs(String sub, List<String> args) throws IOException {
-    CommandLine.Model.CommandSpec spec = Main.commandLine().getSubcommands().get(sub).getCommandSpec();
+    CommandLine.Model.CommandSpec spec = Launcher.commandLine().getSubcommands().get(sub).getCommandSpec();
     Args a = kafkaArgs(new Args(args, spec));
     a.set("--topic-prefix", TestKafka.uniqueName("docs") + ".");
     a.replaceOrAddIfKnown("--application-id", TestKafka.uniqueName("docs-app"));

@@ -38,7 +38,8 @@ import picocli.CommandLine;
  * {@link DocScanner}. The substitutions that fit documented arguments to this test's broker, API
  * server double and directories: see {@link DocArgsRewriter}.
  *
- * <p><b>How each command runs</b> (in-process, through {@link Main#commandLine}):
+ * <p><b>How each command runs</b> (in-process, through {@link Launcher#commandLine}, what {@code
+ * ./headroom} runs):
  *
  * <ul>
  *   <li>{@code --help} / {@code help}, {@code policy < FILE}, {@code simulate}: as written, exit 0.
@@ -121,7 +122,7 @@ class DocsCommandsTest {
         continue;
       }
       try {
-        Main.commandLine().parseArgs(c.args().toArray(String[]::new));
+        Launcher.commandLine().parseArgs(c.args().toArray(String[]::new));
       } catch (CommandLine.ParameterException e) {
         fail(c.where() + ": `" + c.text() + "` does not parse: " + e.getMessage());
       }
@@ -157,7 +158,7 @@ class DocsCommandsTest {
   @Test
   void everySubcommandIsDocumented() {
     Set<String> shown = commands.stream().map(c -> subcommand(c.args())).collect(Collectors.toCollection(TreeSet::new));
-    Set<String> all = new TreeSet<>(Main.commandLine().getSubcommands().keySet());
+    Set<String> all = new TreeSet<>(Launcher.commandLine().getSubcommands().keySet());
     all.remove("help");
     all.addAll(NOT_ON_THIS_BRANCH);
     assertThat(shown).containsAll(all);

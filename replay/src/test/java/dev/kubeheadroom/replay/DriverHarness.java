@@ -28,9 +28,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The built Kafka Streams topology under {@code TopologyTestDriver}, exactly_once_v2, persistent
  * cached stores in a temporary state directory: the yardstick {@link TopologyHarness.Kind#INLINE}
- * is held to.
+ * is held to ({@code DriverHarness::new} is a {@link TopologyHarness.Kind}). Test jar only: it
+ * needs {@code kafka-streams-test-utils}, which nothing shipped carries.
  */
-final class DriverHarness implements TopologyHarness {
+public final class DriverHarness implements TopologyHarness {
   private final Path stateDir;
   private final TopologyTestDriver driver;
   private final Map<String, TestInputTopic<String, byte[]>> inputs = new HashMap<>();
@@ -38,7 +39,7 @@ final class DriverHarness implements TopologyHarness {
   private final TestOutputTopic<byte[], byte[]> decisions;
   private long wallClockMs;
 
-  DriverHarness(TopologySettings settings, TopologyListener listener, Instant start) {
+  public DriverHarness(TopologySettings settings, TopologyListener listener, Instant start) {
     try {
       this.stateDir = Files.createTempDirectory("headroom-replay-");
     } catch (IOException e) {

@@ -38,7 +38,7 @@ final class StageRunner {
     StringWriter err = new StringWriter();
     AtomicReference<Integer> exit = new AtomicReference<>();
     Thread stage = new Thread(() -> {
-      CommandLine cli = Main.commandLine(new ByteArrayInputStream(new byte[0]));
+      CommandLine cli = Launcher.commandLine(new ByteArrayInputStream(new byte[0]));
       cli.setOut(new PrintWriter(out, true));
       cli.setErr(new PrintWriter(err, true));
       exit.set(cli.execute(args.toArray(String[]::new)));
