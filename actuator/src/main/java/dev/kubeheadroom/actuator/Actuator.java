@@ -38,7 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The actuator stage (pipeline.md): decisions in, resizes, annotations and events out to
+ * The actuator stage (docs/design/pipeline.md): decisions in, resizes, annotations and events out to
  * Kubernetes, outcomes back to Kafka.
  *
  * <p>One loop thread: poll {@code decisions} (consumer group, manual commits) → {@link Coalescer}

@@ -9,7 +9,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The actuator's meters (design §8.1). The shared ones ({@code headroom_resizes_total{result}},
+ * The actuator's meters (docs/design/headroom-design.txt §8.1). The shared ones ({@code headroom_resizes_total{result}},
  * {@code headroom_pod_limit_cores{namespace,pod}}) are {@link HeadroomMetrics}', defined once for
  * every stage; the actuator's own: {@code headroom_actuator_patch_seconds},
  * {@code headroom_actuator_annotation_failures_total}, {@code headroom_actuator_event_failures_total},

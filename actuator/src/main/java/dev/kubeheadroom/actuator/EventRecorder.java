@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code events.k8s.io/v1} Events on the pod (design §8.1): {@code CPULimitAdjusted} (Normal) for
+ * {@code events.k8s.io/v1} Events on the pod (docs/design/headroom-design.txt §8.1): {@code CPULimitAdjusted} (Normal) for
  * an applied or dry-run change, {@code ResizeForbidden} (Warning) for quota-denied, {@code
  * ResizeRefused} (Warning) for conflict and error (a LimitRange, a validating policy, a 422), once
  * per refusal episode ({@link RefusalEpisodes}): the topology retries such a pod after a growing

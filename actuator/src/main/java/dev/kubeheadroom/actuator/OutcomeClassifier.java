@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 
 /**
- * What an API answer means for a resize try (design §6.4, runbook "Resize outcomes"). Pure.
+ * What an API answer means for a resize try (docs/design/headroom-design.txt §6.4, runbook "Resize outcomes"). Pure.
  *
  * <ul>
  *   <li>2xx: {@code applied}

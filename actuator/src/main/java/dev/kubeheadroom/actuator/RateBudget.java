@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * The API write budget (design §6.2c, §7): a token bucket per node ({@code
+ * The API write budget (docs/design/headroom-design.txt §6.2c, §7): a token bucket per node ({@code
  * perNodePatchesPerSecond}, burst one second's worth) and one global bucket ({@code clientQps},
  * burst {@code clientBurst}) counting API requests. Pure: time comes from an injected nanosecond
  * ticker; single-threaded.

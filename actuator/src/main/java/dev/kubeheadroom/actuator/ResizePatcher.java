@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One resize try (design §9.4): read the pod, refuse a pod whose uid differs from the decision's
+ * One resize try (docs/design/headroom-design.txt §9.4): read the pod, refuse a pod whose uid differs from the decision's
  * (a replacement with the same name is {@code gone}, never patched) and a target below a
  * container's CPU request ({@code rejected}, {@link DecisionGate#belowRequest}), then server-side apply on
  * {@code pods/resize} as field manager {@code headroom} carrying only

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the {@code kube-headroom.dev/status} annotation (design §8.1, config.md) with a JSON
+ * Writes the {@code kube-headroom.dev/status} annotation (docs/design/headroom-design.txt §8.1, docs/design/config.md) with a JSON
  * merge patch that touches only that annotation, guarded by the pod's uid. A failure is logged
  * and counted by the caller; it never changes the resize outcome.
  *

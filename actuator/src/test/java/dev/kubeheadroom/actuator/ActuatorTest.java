@@ -38,7 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The actuator against a real broker and the API server double (pipeline.md, design §6.4, §8.1, §9.4). */
+/** The actuator against a real broker and the API server double (docs/design/pipeline.md, docs/design/headroom-design.txt §6.4, §8.1, §9.4). */
 @WithKafka
 class ActuatorTest {
   private ActuatorHarness h;

@@ -13,7 +13,7 @@ import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-/** The words users read (design §8.1, runbook "my pod is throttled"). */
+/** The words users read (docs/design/headroom-design.txt §8.1, runbook "my pod is throttled"). */
 class EventAndAnnotationTextTest {
 
   private static PodWork work(NodeDecision decision) {

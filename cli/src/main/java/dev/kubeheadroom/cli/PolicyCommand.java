@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code headroom policy}: runs the pure policy on one node read from stdin and prints the result
- * (cli-contract.md). No Kafka, no cluster.
+ * (docs/design/cli-contract.md). No Kafka, no cluster.
  */
 @Command(
     name = "policy",

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Parses and validates the {@code headroom policy} input (cli-contract.md): one node as a JSON
+ * Parses and validates the {@code headroom policy} input (docs/design/cli-contract.md): one node as a JSON
  * object. Every mistake becomes a {@link UserError} whose message names the offending field, e.g.
  * {@code pods[2].requestMilli: must be a non-negative integer}. Validation is by hand, not by
  * data binding, so the messages are ours and no Jackson exception reaches the user.

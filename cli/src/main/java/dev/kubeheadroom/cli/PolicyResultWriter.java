@@ -7,7 +7,7 @@ import dev.kubeheadroom.policy.NodeResult;
 import java.io.UncheckedIOException;
 
 /**
- * Writes the {@code headroom policy} result in the exact form of cli-contract.md: fields
+ * Writes the {@code headroom policy} result in the exact form of docs/design/cli-contract.md: fields
  * {@code slackMilli, managedRequestsMilli, managedPods, factor, decisions}, in that order, and one
  * decision per line ({@code key, targetLimitMilli, apply, reason}) so the output diffs and greps
  * well.

@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code headroom simulate}: offline, deterministic replay of a watch log (cli-contract.md). */
+/** {@code headroom simulate}: offline, deterministic replay of a watch log (docs/design/cli-contract.md). */
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,

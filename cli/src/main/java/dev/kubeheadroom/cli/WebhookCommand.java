@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code headroom webhook}: the mutating admission webhook seeding birth limits (design §6.5). */
+/** {@code headroom webhook}: the mutating admission webhook seeding birth limits (docs/design/headroom-design.txt §6.5). */
 @Command(name = "webhook", mixinStandardHelpOptions = true,
     description = "Runs the admission webhook: sets a boosted CPU limit on pods at CREATE; never blocks.")
 public final class WebhookCommand implements Callable<Integer> {

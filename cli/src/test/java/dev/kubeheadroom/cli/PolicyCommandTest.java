@@ -21,14 +21,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
- * {@code headroom policy} end to end through {@link Main#commandLine}: cli-contract.md, "headroom
- * policy" (formats and exit codes), with the seed's §5.1 worked example.
+ * {@code headroom policy} end to end through {@link Main#commandLine}: docs/design/cli-contract.md, "headroom
+ * policy" (formats and exit codes), with the worked example of docs/design/headroom-design.txt §5.1.
  */
 class PolicyCommandTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The seed's worked example (§5.1), exactly as contract-smoke sends it. */
+  /** The worked example of docs/design/headroom-design.txt §5.1, exactly as contract-smoke sends it. */
   private static final String WORKED_EXAMPLE =
       json(
           "{'allocatableMilli': 16000,"
@@ -89,7 +89,7 @@ class PolicyCommandTest {
         + "{'key': 'a/y', 'requestMilli': 1000, 'currentLimitMilli': 0, 'managed': false, 'userCapMilli': 0}]}");
     // when
     Run run = run(input);
-    // then slack is 0 and the target is the request through step 4: 1010m (policy.md)
+    // then slack is 0 and the target is the request through step 4: 1010m (docs/design/policy.md)
     assertThat(run.exitCode()).isZero();
     assertThat(run.stdout()).isEqualTo(json(
         "{'slackMilli': 0, 'managedRequestsMilli': 1005, 'managedPods': 1, 'factor': 1.0,\n"

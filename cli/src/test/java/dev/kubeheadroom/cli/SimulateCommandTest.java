@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code headroom simulate} end to end: cli-contract.md, "headroom simulate". */
+/** {@code headroom simulate} end to end: docs/design/cli-contract.md, "headroom simulate". */
 class SimulateCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path tmp;

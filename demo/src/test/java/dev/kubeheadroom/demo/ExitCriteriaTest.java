@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The seed's Phase-1 exit criteria (design §10) on the live pipeline: a real broker in the JVM,
+ * The Phase-1 exit criteria (docs/design/headroom-design.txt §10) on the live pipeline: a real broker in the JVM,
  * the API double and kubelet over HTTP, the three stages at the real default config. Isolated
  * (nothing else runs meanwhile) because one of them measures a latency.
  */
@@ -52,7 +52,7 @@ class ExitCriteriaTest {
     // when a managed pod requesting 2 cores, with no limit, is bound to it
     shared.pod(NS, "alone", "lone", "2");
 
-    // then its limit climbs to the node's allocatable (design §10: "runs at ~node capacity"):
+    // then its limit climbs to the node's allocatable (docs/design/headroom-design.txt §10: "runs at ~node capacity"):
     // 2 + 14 cores of slack, under the 10× cap (20 cores)
     shared.awaitLimits(Map.of(NS + "/alone", 16_000L));
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Design §10's "zero patches at steady state", counted where it matters: at the API server.
+ * docs/design/headroom-design.txt §10's "zero patches at steady state", counted where it matters: at the API server.
  * Takes a minute by nature, so it runs alongside the other concurrent test classes.
  */
 class QuietMinuteTest {
@@ -31,7 +31,7 @@ class QuietMinuteTest {
       p.pod(NS, "q2-a", "q2", "1");
       p.pod(NS, "q2-b", "q2", "3", "3500m");
       p.pod(NS, "q2-c", "q2", "500m");
-      // (policy.md: q1 shares 8 of 16 cores pro rata; q2's 3.5 spare cores give each of its three
+      // (docs/design/policy.md: q1 shares 8 of 16 cores pro rata; q2's 3.5 spare cores give each of its three
       // pods at least the 1-core burst floor, so q2-a and q2-c get 1 core more, q2-b 2.33 more)
       p.awaitLimits(Map.of(NS + "/q1-a", 4_000L, NS + "/q1-b", 4_000L, NS + "/q1-c", 8_000L,
           NS + "/q2-a", 2_000L, NS + "/q2-b", 5_330L, NS + "/q2-c", 1_500L));

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A refused resize through the whole pipeline (design §6.4). Every refusal's classification
+ * A refused resize through the whole pipeline (docs/design/headroom-design.txt §6.4). Every refusal's classification
  * (403 quota / RBAC, 404, 409, 422, 500) is tested in the actuator module ({@code ActuatorTest});
  * here the quota case goes round the loop: actuator → outcome on Kafka → topology backoff → a
  * retry after the backoff period.

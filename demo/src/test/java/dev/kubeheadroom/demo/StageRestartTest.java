@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Each stage, and the broker, stopped and started again in the middle of a phase of a fixed
  * scenario: no decision is lost, and the final limits equal those of the undisturbed run.
  *
- * <p>The scenario (one managed namespace, two 16-core nodes, policy.md arithmetic, default config):
+ * <p>The scenario (one managed namespace, two 16-core nodes, docs/design/policy.md arithmetic, default config):
  * <ol>
  *   <li>A: a1, a2 (1 core each) on n1 → 8 cores each; a3 (1 core) on n2 → 10 cores (the 10× cap).
  *   <li>B: b1, b2 (2 cores each) on n1 → a1, a2 2670m, b1, b2 5330m; b3 (3 cores) on n2 → a3 4

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The HeadroomConfig CRD (deploy/crds) against config.md, and its chart and sample. */
+/** The HeadroomConfig CRD (deploy/crds) against docs/design/config.md, and its chart and sample. */
 class HeadroomConfigCrdTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,7 +77,7 @@ class HeadroomConfigCrdTest {
 
   @Test
   void defaultsEqualConfigMd() throws IOException {
-    // config.md, "HeadroomConfig": every field and its default.
+    // docs/design/config.md, "HeadroomConfig": every field and its default.
     Map<String, Object> expected = Map.ofEntries(
         Map.entry("policy", "Proportional"),
         Map.entry("dryRun", true),

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code status} of the HeadroomConfig {@code cluster} as Headroom writes it (config.md; the
+ * The {@code status} of the HeadroomConfig {@code cluster} as Headroom writes it (docs/design/config.md; the
  * CRD's status schema). Immutable; {@link #next} derives the status to write from the previous one.
  *
  * @param observedGeneration the spec generation last evaluated (accepted or refused)

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the {@code status} of HeadroomConfig {@code cluster} up to date while this instance leads
- * (config.md: observedGeneration, the Ready condition, managedPods / managedNodes). The one writer
+ * (docs/design/config.md: observedGeneration, the Ready condition, managedPods / managedNodes). The one writer
  * of that status is the ingest leader.
  *
  * <ul>

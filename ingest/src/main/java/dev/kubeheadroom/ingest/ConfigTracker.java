@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HeadroomConfig singleton → {@link ClusterConfig} on the compacted {@code config} topic (key
- * {@value HeadroomKeys#CONFIG_NAME}), through {@link LastGoodConfig} (config.md):
+ * {@value HeadroomKeys#CONFIG_NAME}), through {@link LastGoodConfig} (docs/design/config.md):
  *
  * <ul>
  *   <li>valid → published (if it differs from what was published);

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code ResizeInfeasible} Warning event of design §6.4, once per Infeasible episode of a pod.
+ * The {@code ResizeInfeasible} Warning event of docs/design/headroom-design.txt §6.4, once per Infeasible episode of a pod.
  * Ingest writes it because it is the only stage that sees the kubelet's answer (pod status); the
  * topology's backoff and the {@code result="infeasible"} count come from the same snapshot.
  *

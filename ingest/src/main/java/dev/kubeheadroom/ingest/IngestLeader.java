@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lease-based leader election ({@code coordination.k8s.io/v1} Lease via fabric8's
- * {@code client.leaderElector()}): ingest is one active leader per cluster (pipeline.md "Scale").
+ * {@code client.leaderElector()}): ingest is one active leader per cluster (docs/design/pipeline.md "Scale").
  *
  * <p>Losing leadership is final for this instance: {@link #lost()} completes and the owner stops
  * publishing; the process should then exit so its supervisor starts a fresh candidate (the

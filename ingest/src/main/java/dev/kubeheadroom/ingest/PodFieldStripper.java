@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A copy of a pod holding only what {@code PodProjection} reads (design §7: the pod informer
+ * A copy of a pod holding only what {@code PodProjection} reads (docs/design/headroom-design.txt §7: the pod informer
  * covers every pod, so its cache must be small; §9.4.3):
  *
  * <ul>

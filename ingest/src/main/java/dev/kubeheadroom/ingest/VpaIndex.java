@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The VerticalPodAutoscalers of each namespace, as {@link VpaTarget}s, answering "does a VPA that
- * controls limits target this pod?" (such pods are not managed; design §8.3). Which pods a VPA
+ * controls limits target this pod?" (such pods are not managed; docs/design/headroom-design.txt §8.3). Which pods a VPA
  * targets is {@link VpaTarget#targets}'s call (owner-chain matching lives in projection).
  */
 public final class VpaIndex {

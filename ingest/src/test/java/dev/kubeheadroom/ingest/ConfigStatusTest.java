@@ -33,7 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The HeadroomConfig status the ingest leader keeps (config.md "Status reports observedGeneration
+ * The HeadroomConfig status the ingest leader keeps (docs/design/config.md "Status reports observedGeneration
  * and a Ready condition"; managedPods / managedNodes from the decisions topic).
  */
 @WithKafka

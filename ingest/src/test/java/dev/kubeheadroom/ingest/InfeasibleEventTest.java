@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code ResizeInfeasible} Warning event (design §6.4): written by the ingest leader once per
+ * The {@code ResizeInfeasible} Warning event (docs/design/headroom-design.txt §6.4): written by the ingest leader once per
  * Infeasible episode of a pod Headroom may resize. Events are written on one thread in order, so
  * "no event for X" is shown by a later pod's event arriving after X was seen Infeasible.
  */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Node syncs heal missed deletes (pipeline.md "Records"); one Lease holder publishes. */
+/** Node syncs heal missed deletes (docs/design/pipeline.md "Records"); one Lease holder publishes. */
 @WithKafka
 class NodeSyncAndLeadershipTest {
   private IngestHarness harness;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pods → the pods topic (pipeline.md "Records": one record per relevant change, key = node). The
+ * Pods → the pods topic (docs/design/pipeline.md "Records": one record per relevant change, key = node). The
  * pods topic has one partition here, so "nothing was published for X" is shown by a later
  * marker pod's snapshot arriving after X's change.
  */

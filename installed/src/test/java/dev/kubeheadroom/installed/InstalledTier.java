@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The seed's Phase-1 exit criteria against Headroom as the chart installs it (one mode per
+ * The Phase-1 exit criteria of docs/design/headroom-design.txt §10 against Headroom as the chart installs it (one mode per
  * subclass): one cluster and one release for the whole class, the tests in order, each building
  * on the cluster the previous ones left (dry run, then enforcing, then the neighbour, the Job, the
  * quiet minute, the grants).

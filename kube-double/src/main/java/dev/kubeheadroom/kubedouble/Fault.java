@@ -40,7 +40,7 @@ public sealed interface Fault {
   }
 
   /**
-   * The 403 a {@code limits.cpu} ResourceQuota gives an over-budget raise (design §6.4), e.g.
+   * The 403 a {@code limits.cpu} ResourceQuota gives an over-budget raise (docs/design/headroom-design.txt §6.4), e.g.
    * {@code forbiddenByQuota("compute", "limits.cpu=2", "limits.cpu=4", "limits.cpu=5")}.
    */
   static Respond forbiddenByQuota(String quota, String requested, String used, String limited) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Programmed answers (design §6.4 outcomes) and request counters. */
+/** Programmed answers (docs/design/headroom-design.txt §6.4 outcomes) and request counters. */
 class FaultInjectionAndCountersTest {
   private ApiServerDouble api;
 

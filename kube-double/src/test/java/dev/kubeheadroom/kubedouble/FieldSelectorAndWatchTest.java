@@ -22,7 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** fieldSelector on lists and watches, and watch events after a resize (design §6.2). */
+/** fieldSelector on lists and watches, and watch events after a resize (docs/design/headroom-design.txt §6.2). */
 class FieldSelectorAndWatchTest {
   private ApiServerDouble api;
 

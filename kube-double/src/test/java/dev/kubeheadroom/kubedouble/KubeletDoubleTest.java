@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The simulated kubelet: pod start and resize actuation as design §4.1 describes. */
+/** The simulated kubelet: pod start and resize actuation as docs/design/headroom-design.txt §4.1 describes. */
 class KubeletDoubleTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private ApiServerDouble api;

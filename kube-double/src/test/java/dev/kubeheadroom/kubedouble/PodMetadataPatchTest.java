@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** PATCH on the pod itself, as Headroom uses it for its status annotation (design §8.1, §9.4). */
+/** PATCH on the pod itself, as Headroom uses it for its status annotation (docs/design/headroom-design.txt §8.1, §9.4). */
 class PodMetadataPatchTest {
   private static final String STATUS = "kube-headroom.dev/status";
   private ApiServerDouble api;

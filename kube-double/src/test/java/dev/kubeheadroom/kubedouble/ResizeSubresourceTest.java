@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** PATCH on pods/resize, as design §4.1 describes the real API server's behaviour. */
+/** PATCH on pods/resize, as docs/design/headroom-design.txt §4.1 describes the real API server's behaviour. */
 class ResizeSubresourceTest {
   private ApiServerDouble api;
   private KubernetesClient client;
@@ -86,7 +86,7 @@ class ResizeSubresourceTest {
 
   @Test
   void aCpuLimitCanBeAddedToABurstablePodThatHasNone() {
-    // given: design §4.1, spike Q2b
+    // given: docs/design/headroom-design.txt §4.1, spike Q2b
     create(burstable("web-1", "n1", "500m", null));
     // when
     Pod after = resize(cpuLimitOnly("web-1", "app", "2"));

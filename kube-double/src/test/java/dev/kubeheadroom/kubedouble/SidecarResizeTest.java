@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Restartable init containers (sidecars) are resizable like app containers on a 1.33+ API server
- * (design §4.1: "Sidecar containers can"); run-to-completion init containers are not.
+ * (docs/design/headroom-design.txt §4.1: "Sidecar containers can"); run-to-completion init containers are not.
  */
 class SidecarResizeTest {
   private ApiServerDouble api;

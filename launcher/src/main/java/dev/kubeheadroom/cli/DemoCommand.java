@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code headroom demo}: the real live pipeline (embedded Kafka, ingest, topology, actuator, real
- * HTTP patches) against an in-process simulated API server and kubelet (cli-contract.md).
+ * HTTP patches) against an in-process simulated API server and kubelet (docs/design/cli-contract.md).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * cli-contract.md: for a log whose events are further apart than the debounce, {@code demo
+ * docs/design/cli-contract.md: for a log whose events are further apart than the debounce, {@code demo
  * --scenario X --output json} (the live pipeline: embedded Kafka, ingest, topology, actuator, real
  * HTTP patches against the API double) and {@code simulate --watch-log X} list the same pods with
  * the same limits.

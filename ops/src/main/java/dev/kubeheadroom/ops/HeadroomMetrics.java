@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every Headroom metric, named and created in this one place (runbook "Metrics and dashboards",
- * design §8.1). Names below are Micrometer names; the comment after each is the name in the
+ * docs/design/headroom-design.txt §8.1). Names below are Micrometer names; the comment after each is the name in the
  * Prometheus scrape, which is what the dashboard and alerts use.
  *
  * <p>Per-node and per-pod gauges hold strong references and are removed from the registry when

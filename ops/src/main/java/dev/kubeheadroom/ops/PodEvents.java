@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes {@code events.k8s.io/v1} Events about pods (design §8.1: events are how a tenant sees
+ * Writes {@code events.k8s.io/v1} Events about pods (docs/design/headroom-design.txt §8.1: events are how a tenant sees
  * what Headroom did, in {@code kubectl describe pod}). The one place the Event object is built, so
  * the actuator's and ingest's events look alike; each stage decides what to say and when.
  *

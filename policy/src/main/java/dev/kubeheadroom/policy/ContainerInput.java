@@ -33,7 +33,7 @@ public record ContainerInput(
   }
 
   /**
-   * A pod's current limit (policy.md): Σ limit over the containers with a CPU request, or 0 when
+   * A pod's current limit (docs/design/policy.md): Σ limit over the containers with a CPU request, or 0 when
    * any of them has no limit.
    */
   public static long podCurrentLimitMilli(List<ContainerInput> containers) {

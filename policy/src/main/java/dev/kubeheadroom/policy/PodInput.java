@@ -7,7 +7,7 @@ import java.util.Objects;
  *
  * @param key caller's identity for the pod (echoed in its decision)
  * @param requestMilli the pod's aggregate CPU request
- * @param currentLimitMilli the pod's current aggregate CPU limit; 0 = unset (see policy.md)
+ * @param currentLimitMilli the pod's current aggregate CPU limit; 0 = unset (see docs/design/policy.md)
  * @param managed eligible and opted in; only managed pods get a decision
  * @param userCapMilli the pod's own cap (max-cpu annotation, LimitRange max); 0 = none
  */

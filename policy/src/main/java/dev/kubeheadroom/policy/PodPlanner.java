@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Takes a pod-level {@link Decision} down to container limits (policy.md, "Splitting a pod's target
+ * Takes a pod-level {@link Decision} down to container limits (docs/design/policy.md, "Splitting a pod's target
  * across its containers" and "QoS must never change").
  */
 public final class PodPlanner {

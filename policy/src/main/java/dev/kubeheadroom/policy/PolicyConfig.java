@@ -1,7 +1,7 @@
 package dev.kubeheadroom.policy;
 
 /**
- * The policy's knobs (design seed §5.2–5.3, §6.2). Defaults are {@link #DEFAULTS}.
+ * The policy's knobs (docs/design/headroom-design.txt §5.2–5.3, §6.2). Defaults are {@link #DEFAULTS}.
  *
  * @param minBurstFloorMilli absolute burst floor; the effective floor is min(this, slack / N)
  * @param maxMultiplier cap at request × this; {@code <= 0} disables the cap

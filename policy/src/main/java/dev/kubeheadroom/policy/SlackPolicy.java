@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The proportional-with-floor policy ({@code proportional-v1}): design seed §5, policy.md.
+ * The proportional-with-floor policy ({@code proportional-v1}): docs/design/headroom-design.txt §5, docs/design/policy.md.
  *
  * <p>Steps, in pipeline order: node aggregates → raw target (proportional share of slack, with the
  * slack-aware floor) → caps (multiplier, allocatable, user cap; the request is the hard floor) →
@@ -54,12 +54,12 @@ public final class SlackPolicy {
     return new NodeStats(allocatableMilli, total, slack, managedRequests, managed, pods.size(), factor);
   }
 
-  /** The quantized, capped target for one managed pod (policy.md steps 1–4). */
+  /** The quantized, capped target for one managed pod (docs/design/policy.md steps 1–4). */
   static long target(PodInput pod, NodeStats stats, PolicyConfig config) {
     return trace(pod, stats, config).targetMilli();
   }
 
-  /** The steps to one managed pod's target (policy.md steps 1–4), for the target and explain. */
+  /** The steps to one managed pod's target (docs/design/policy.md steps 1–4), for the target and explain. */
   public static TargetTrace trace(PodInput pod, NodeStats stats, PolicyConfig config) {
     long request = pod.requestMilli();
     long slack = stats.slackMilli();
@@ -81,8 +81,8 @@ public final class SlackPolicy {
     hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
 
     if (slack <= 0 || managedRequests <= 0) {
-      // Nothing to share: raw = request (seed §5.4), still quantized within [request, hi] like
-      // every target (policy.md step 4): 1005m → 1010m, while 1004m stays 1004m (never below).
+      // Nothing to share: raw = request (docs/design/headroom-design.txt §5.4), still quantized within [request, hi] like
+      // every target (docs/design/policy.md step 4): 1005m → 1010m, while 1004m stays 1004m (never below).
       long target = quantize(request, request, hi, config.quantumMilli());
       return new TargetTrace(request, false, 0, 0, 0, request, hi, TargetTrace.Bound.NONE, target);
     }
@@ -97,7 +97,7 @@ public final class SlackPolicy {
   }
 
   /**
-   * Rounds to the nearest quantum, stepping back inside [request, hi] (policy.md step 4): the one
+   * Rounds to the nearest quantum, stepping back inside [request, hi] (docs/design/policy.md step 4): the one
    * quantize step, which the webhook's birth limit calls too.
    */
   public static long quantize(long raw, long request, long hi, long quantum) {
@@ -131,7 +131,7 @@ public final class SlackPolicy {
   }
 
   /**
-   * Rounds half away from zero (policy.md). {@link Math#round(double)} rounds half up exactly; the
+   * Rounds half away from zero (docs/design/policy.md). {@link Math#round(double)} rounds half up exactly; the
    * textbook {@code floor(x + 0.5)} is wrong just below one half (0.49999999999999994 + 0.5 rounds
    * to 1.0 in double arithmetic) and for odd values at or above 2^52.
    */

@@ -1,7 +1,7 @@
 package dev.kubeheadroom.policy;
 
 /**
- * How one managed pod's target was reached, step by step (policy.md steps 1–4): what
+ * How one managed pod's target was reached, step by step (docs/design/policy.md steps 1–4): what
  * {@code explain} prints. {@link SlackPolicy} computes every target through this, so the
  * explanation cannot drift from the arithmetic.
  *

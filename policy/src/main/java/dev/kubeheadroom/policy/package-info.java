@@ -4,6 +4,6 @@
  * <p>Every quantity is an integer number of CPU millicores (suffix {@code Milli}); ratios are
  * {@code double}. Nothing here reads a clock, does I/O, or knows about Kafka or Kubernetes, so the
  * same inputs give the same decisions byte for byte, which is what replay and audit rely on.
- * The arithmetic is normative in {@code shared/design/policy.md}; design seed §5.
+ * The arithmetic is normative in {@code docs/design/policy.md}; docs/design/headroom-design.txt §5.
  */
 package dev.kubeheadroom.policy;

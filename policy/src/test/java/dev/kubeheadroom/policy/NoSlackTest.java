@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A node without slack: every managed limit is its request passed through the quantize step
- * (design seed §5.4, last bullet; policy.md, "slack = 0 ⇒ every target is its request passed
+ * (docs/design/headroom-design.txt §5.4, last bullet; docs/design/policy.md, "slack = 0 ⇒ every target is its request passed
  * through step 4").
  */
 class NoSlackTest {
@@ -23,7 +23,7 @@ class NoSlackTest {
     return new PodInput(key, requestMilli, 0, false, 0);
   }
 
-  /** The seed's worked example (§5.1): 0.5, 1.5 and 6 cores. */
+  /** The worked example of docs/design/headroom-design.txt §5.1: 0.5, 1.5 and 6 cores. */
   private static List<PodInput> workedExample() {
     return List.of(managed("A", 500, 500), managed("B", 1500, 1500), managed("C", 6000, 6000));
   }

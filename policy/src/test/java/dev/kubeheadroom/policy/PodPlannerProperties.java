@@ -14,7 +14,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Invariants of {@link PodPlanner}: policy.md, "Splitting a pod's target across its containers"
+ * Invariants of {@link PodPlanner}: docs/design/policy.md, "Splitting a pod's target across its containers"
  * and "QoS must never change".
  */
 class PodPlannerProperties {

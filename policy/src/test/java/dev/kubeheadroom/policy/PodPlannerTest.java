@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * Table tests for {@link PodPlanner}: policy.md, "Splitting a pod's target across its containers"
- * and "QoS must never change"; design seed §5.4 (pod-level bullet).
+ * Table tests for {@link PodPlanner}: docs/design/policy.md, "Splitting a pod's target across its containers"
+ * and "QoS must never change"; docs/design/headroom-design.txt §5.4 (pod-level bullet).
  */
 class PodPlannerTest {
 

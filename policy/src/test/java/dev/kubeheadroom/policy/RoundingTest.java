@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** policy.md, "Target for each managed pod", step 1: bursts are rounded half away from zero. */
+/** docs/design/policy.md, "Target for each managed pod", step 1: bursts are rounded half away from zero. */
 class RoundingTest {
 
   @ParameterizedTest(name = "round({0}) = {1}")

@@ -16,7 +16,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The invariants policy.md ("Properties the tests must assert") and design seed §9.2 require of
+ * The invariants docs/design/policy.md ("Properties the tests must assert") and docs/design/headroom-design.txt §9.2 require of
  * {@link SlackPolicy#computeNode}, over generated nodes and configs.
  */
 class SlackPolicyProperties {
@@ -37,7 +37,7 @@ class SlackPolicyProperties {
       PodInput pod = byKey.get(d.key());
       long hi = node.allocatableMilli();
       if (config.maxMultiplier() > 0) {
-        // policy.md step 2 rounds request·maxMultiplier to millicores; the real-valued product
+        // docs/design/policy.md step 2 rounds request·maxMultiplier to millicores; the real-valued product
         // can be up to 0.5m lower for a decimal multiplier (e.g. 33m × 1.5 = 49.5m → 50m).
         hi = Math.min(hi, Math.round(pod.requestMilli() * config.maxMultiplier()));
       }
@@ -61,7 +61,7 @@ class SlackPolicyProperties {
     long allocatable = Math.max(total - overbookingMilli, 0);
     // when
     NodeResult result = SlackPolicy.computeNode(allocatable, node.pods(), config);
-    // then each target is its request through step 4, written out here from policy.md: the
+    // then each target is its request through step 4, written out here from docs/design/policy.md: the
     // nearest quantum (half up), one back if above hi, never below the request
     assertThat(result.stats().slackMilli()).isZero();
     Map<String, PodInput> byKey = byKey(node.pods());
@@ -119,7 +119,7 @@ class SlackPolicyProperties {
       @ForAll @IntRange(min = 2, max = 8) int k,
       @ForAll("quanta") long quantumMilli,
       @ForAll @IntRange(min = 0, max = 64_000) int extraAllocatableMilli) {
-    // given no floor and no caps (policy.md, scale invariance), and a node that also holds one
+    // given no floor and no caps (docs/design/policy.md, scale invariance), and a node that also holds one
     // pod of k·r, or instead k pods of r each
     PolicyConfig config =
         PolicyConfig.DEFAULTS.withMinBurstFloorMilli(0).withMaxMultiplier(0).withQuantumMilli(quantumMilli);
@@ -181,7 +181,7 @@ class SlackPolicyProperties {
   }
 
   /**
-   * One pod. A managed pod has a CPU request (seed §6.3: eligibility requires a request &gt; 0 on
+   * One pod. A managed pod has a CPU request (docs/design/headroom-design.txt §6.3: eligibility requires a request &gt; 0 on
    * every app container); an unmanaged one may have none.
    */
   @Provide

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Table tests for {@link SlackPolicy#computeNode}: one per policy question of design seed §5, with
- * the arithmetic of policy.md. Each test changes one knob from a known node.
+ * Table tests for {@link SlackPolicy#computeNode}: one per policy question of docs/design/headroom-design.txt §5, with
+ * the arithmetic of docs/design/policy.md. Each test changes one knob from a known node.
  */
 class SlackPolicyTest {
 
@@ -29,7 +29,7 @@ class SlackPolicyTest {
     return new PodInput(key, requestMilli, 0, false, 0);
   }
 
-  /** The seed's worked example (§5.1): 0.5, 1.5 and 6 cores on a 16-core node. */
+  /** The worked example of docs/design/headroom-design.txt §5.1: 0.5, 1.5 and 6 cores on a 16-core node. */
   static List<PodInput> workedExample() {
     return List.of(managed("A", 500, 500), managed("B", 1500, 1500), managed("C", 6000, 6000));
   }
@@ -47,7 +47,7 @@ class SlackPolicyTest {
 
     @Test
     void workedExampleGivesEachPodItsRequestTimesTheNodeFactor() {
-      // given the seed's worked example (§5.1): R = M = 8 cores booked of 16, so S = 8, F = 2
+      // given the worked example of docs/design/headroom-design.txt §5.1: R = M = 8 cores booked of 16, so S = 8, F = 2
       // when
       NodeResult result = SlackPolicy.computeNode(16_000, workedExample(), DEFAULTS);
       // then the node aggregates match and every limit is request × 2, applied as a grow
@@ -94,7 +94,7 @@ class SlackPolicyTest {
               managed("beta", 100, 0));
       // when
       NodeResult result = SlackPolicy.computeNode(8_000, pods, DEFAULTS);
-      // then one decision per managed pod, in exactly the input order (policy.md, "Target …")
+      // then one decision per managed pod, in exactly the input order (docs/design/policy.md, "Target …")
       assertThat(result.decisions())
           .extracting(Decision::key)
           .containsExactly("zeta", "alpha", "mu", "beta");
@@ -105,7 +105,7 @@ class SlackPolicyTest {
       // given only unmanaged pods (M = 0)
       NodeResult result =
           SlackPolicy.computeNode(4_000, List.of(unmanaged("u", 1_000)), DEFAULTS);
-      // then slack is still reported but nothing is shared (policy.md, "Node aggregates")
+      // then slack is still reported but nothing is shared (docs/design/policy.md, "Node aggregates")
       assertThat(result.stats()).isEqualTo(new NodeStats(4_000, 1_000, 3_000, 0, 0, 1, 1.0));
       assertThat(result.decisions()).isEmpty();
     }
@@ -192,7 +192,7 @@ class SlackPolicyTest {
       List<PodInput> pods = List.of(capped("C", 6_000, 0, 2_000));
       // when
       NodeResult result = SlackPolicy.computeNode(16_000, pods, DEFAULTS);
-      // then the request is the hard floor, whatever a cap says (policy.md step 2)
+      // then the request is the hard floor, whatever a cap says (docs/design/policy.md step 2)
       assertThat(targetOf(result, "C")).isEqualTo(6_000);
     }
 
@@ -271,7 +271,7 @@ class SlackPolicyTest {
       // given a user cap of 1235m and a raw target clamped to it
       // when 1235 would round up to 1240 > cap
       NodeResult result = twinsWithRawTarget(1_500, 1_235, DEFAULTS);
-      // then it steps back to 1230 (policy.md step 4)
+      // then it steps back to 1230 (docs/design/policy.md step 4)
       assertThat(targetOf(result, "one")).isEqualTo(1_230);
     }
 
@@ -338,7 +338,7 @@ class SlackPolicyTest {
     })
     void deadbandDecidesWhetherTheChangeIsWorthAPatch(
         long targetMilli, long currentLimitMilli, boolean apply, String reason) {
-      // given a pod whose target and current limit are as in the row (policy.md, "Deadband")
+      // given a pod whose target and current limit are as in the row (docs/design/policy.md, "Deadband")
       // when
       Decision decision = decisionFor(targetMilli, currentLimitMilli);
       // then

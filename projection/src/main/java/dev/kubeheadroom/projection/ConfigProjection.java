@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * The HeadroomConfig singleton (a {@link GenericKubernetesResource}) → {@link ClusterConfig}
- * (config.md). Every spec field is optional and takes its config.md default
+ * (docs/design/config.md). Every spec field is optional and takes its docs/design/config.md default
  * ({@link ClusterConfig#DEFAULTS}); unknown fields are ignored (the CRD's structural schema prunes
  * them anyway). Anything invalid is refused with a {@link ConfigException} naming the field:
  * {@code spec.maxMultiplier: must be at most 100, got "150"}.

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Optional;
 
 /**
- * The config in force, and why the newest HeadroomConfig was refused if it was (config.md: "the
+ * The config in force, and why the newest HeadroomConfig was refused if it was (docs/design/config.md: "the
  * last good config stays in force"). Immutable: each offer returns the next state.
  *
  * @param config the config in force: the last accepted one, or the defaults

@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * fabric8 {@link Pod} → {@link PodSnapshot} (pipeline.md "Records"). Pure and allocation-light:
+ * fabric8 {@link Pod} → {@link PodSnapshot} (docs/design/pipeline.md "Records"). Pure and allocation-light:
  * ingest calls it for every informer event and {@code simulate} for every watch-log line.
  *
  * <p>Rules, in the order a reader of a pod spec would apply them:

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * {@code autoscaling.k8s.io/v1} VerticalPodAutoscaler (as a {@link GenericKubernetesResource}) →
- * {@link VpaTarget}. A pod targeted by a VPA that controls limits is not managed (pipeline.md
+ * {@link VpaTarget}. A pod targeted by a VPA that controls limits is not managed (docs/design/pipeline.md
  * "Records"): Headroom and the VPA would fight over the same field.
  *
  * <p>Matching pods to VPAs is the caller's job (ingest resolves them); {@link

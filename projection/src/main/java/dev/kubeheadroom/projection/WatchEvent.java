@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 
 /**
- * One watch event of a {@code simulate} watch log (cli-contract.md).
+ * One watch event of a {@code simulate} watch log (docs/design/cli-contract.md).
  *
  * @param lineNumber 1-based line in the log
  * @param type ADDED, MODIFIED or DELETED

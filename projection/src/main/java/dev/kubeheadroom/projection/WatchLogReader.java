@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * Reads the {@code simulate} watch-log format (cli-contract.md): one JSON object per line,
+ * Reads the {@code simulate} watch-log format (docs/design/cli-contract.md): one JSON object per line,
  * {@code {"type": "ADDED|MODIFIED|DELETED", "at": "<RFC 3339>", "object": {...}}}. Blank lines are
  * skipped; a line without {@code at} takes the previous line's time (the start time, default the
  * epoch, before any line had one). A line that cannot be read becomes a {@link Malformed} item

@@ -3,7 +3,7 @@ package dev.kubeheadroom.replay;
 import java.util.List;
 
 /**
- * The end state of a run in the {@code simulate} output form (cli-contract.md): what
+ * The end state of a run in the {@code simulate} output form (docs/design/cli-contract.md): what
  * {@code simulate} prints, and what {@code demo --output json} prints of its simulated API server.
  */
 public record ClusterReport(List<PodLine> pods, List<NodeLine> nodes, Summary summary) {

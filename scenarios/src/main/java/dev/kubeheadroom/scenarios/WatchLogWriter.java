@@ -13,7 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 
 /**
- * Writes scenario events in the {@code simulate} watch-log form (cli-contract.md): one
+ * Writes scenario events in the {@code simulate} watch-log form (docs/design/cli-contract.md): one
  * {@code {"type": "ADDED|MODIFIED|DELETED", "at": "<RFC 3339>", "object": {...}}} per line, the
  * object serialized by fabric8 exactly as the API server's JSON (nulls and empty fields left out).
  * Every line carries its {@code at}, in UTC with millisecond precision when needed.

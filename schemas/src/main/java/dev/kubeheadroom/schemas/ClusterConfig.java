@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The HeadroomConfig singleton's spec, validated (config.md). With no object, {@link #DEFAULTS}
+ * The HeadroomConfig singleton's spec, validated (docs/design/config.md). With no object, {@link #DEFAULTS}
  * (dry-run) is in force. Key of the compacted {@code config} topic: {@code cluster}.
  *
  * @param generation metadata.generation of the object it came from; 0 = built-in defaults
@@ -87,7 +87,7 @@ public record ClusterConfig(
   }
 
   /**
-   * Whether pods in this namespace are opted in (config.md): not excluded, not labelled
+   * Whether pods in this namespace are opted in (docs/design/config.md): not excluded, not labelled
    * {@code unmanaged}, and labelled {@code mode=managed} or matched by the namespaceSelector. The
    * label is an enum keyword and fail-closed: {@code true}, {@code yes} or absent manage nothing.
    */
@@ -135,7 +135,7 @@ public record ClusterConfig(
     }
   }
 
-  /** API write budgets (design §6.2c, §7). */
+  /** API write budgets (docs/design/headroom-design.txt §6.2c, §7). */
   public record RateLimits(double perNodePatchesPerSecond, double clientQps, int clientBurst) {
     public static final RateLimits DEFAULTS = new RateLimits(10, 50, 100);
 
@@ -151,7 +151,7 @@ public record ClusterConfig(
     }
   }
 
-  /** Admission-time seeding (design §6.5). */
+  /** Admission-time seeding (docs/design/headroom-design.txt §6.5). */
   public record Webhook(boolean enabled, double initialMultiplier) {
     public static final Webhook DEFAULTS = new Webhook(true, 2.0);
 

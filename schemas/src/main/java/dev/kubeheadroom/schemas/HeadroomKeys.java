@@ -2,7 +2,7 @@ package dev.kubeheadroom.schemas;
 
 /**
  * Every label, annotation and name users and the cluster see, derived from one API group
- * (design §9.1: migrating deployed keys later is painful, so they come from one constant).
+ * (docs/design/headroom-design.txt §9.1: migrating deployed keys later is painful, so they come from one constant).
  */
 public final class HeadroomKeys {
   /** The API group of the HeadroomConfig CRD and the prefix of every key. */

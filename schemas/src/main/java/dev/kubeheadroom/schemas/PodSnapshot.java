@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fields of a pod that Headroom's decisions depend on (pipeline.md "Records"). Ingest
+ * The fields of a pod that Headroom's decisions depend on (docs/design/pipeline.md "Records"). Ingest
  * publishes one only when one of these changed, so status churn never reaches the topology.
  *
  * @param uid pod uid (identity across delete/recreate with the same name)

@@ -93,7 +93,7 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     if (version != seenGlobals) {
       seenGlobals = version;
       // A restart or a config/namespace change: re-evaluate every clean node, spread over one
-      // debounce period by its name (design §8.6, a jittered initial sync), so neither a restart
+      // debounce period by its name (docs/design/headroom-design.txt §8.6, a jittered initial sync), so neither a restart
       // nor a config change turns into one burst of decisions and patches. A dirty node is
       // evaluated at its debounce anyway, with the config in force then.
       for (String node : bookings.nodes()) {

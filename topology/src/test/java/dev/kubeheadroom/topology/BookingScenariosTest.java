@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The design seed's scenarios (§5–§7) through the production topology. */
+/** The scenarios of docs/design/headroom-design.txt §5–§7 through the production topology. */
 class BookingScenariosTest {
   @TempDir Path stateDir;
   TopologyHarness h;

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The birth limit (design §6.5): pure, no I/O, no clock. All CPU amounts are integer millicores.
+ * The birth limit (docs/design/headroom-design.txt §6.5): pure, no I/O, no clock. All CPU amounts are integer millicores.
  *
  * <p>A pod at CREATE gets a seeded CPU limit on each container that has a CPU request and no CPU
  * limit (app containers and restartable init containers, i.e. sidecars; plain init containers are
@@ -212,7 +212,7 @@ public final class BirthLimit {
       return 0;
     }
     OptionalLong parsed = CpuQuantity.tryParseMilli(raw.trim());
-    return parsed.orElse(0); // unparseable: ignored, never an error (config.md)
+    return parsed.orElse(0); // unparseable: ignored, never an error (docs/design/config.md)
   }
 
   private static PatchOp patchFor(Slot s, long limitMilli) {

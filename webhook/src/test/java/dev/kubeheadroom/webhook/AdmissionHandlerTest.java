@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real AdmissionReview v1 requests (fixtures) through the handler. Design §6.5; rules in
+ * Real AdmissionReview v1 requests (fixtures) through the handler. docs/design/headroom-design.txt §6.5; rules in
  * {@link BirthLimit}. Every answer must allow the pod.
  */
 class AdmissionHandlerTest {

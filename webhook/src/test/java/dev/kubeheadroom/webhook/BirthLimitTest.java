@@ -16,7 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The pure rules of {@link BirthLimit}, one knob at a time (design §6.5, policy.md step 4). */
+/** The pure rules of {@link BirthLimit}, one knob at a time (docs/design/headroom-design.txt §6.5, docs/design/policy.md step 4). */
 class BirthLimitTest {
 
   private static Pod pod(Map<String, String> annotations, String... cpuRequestsAndLimits) {
@@ -67,7 +67,7 @@ class BirthLimitTest {
 
   @Test
   void offGridRequestIsQuantizedByThePolicysOwnStep() {
-    // 1005m × 1.001 = 1006m → 1010m: the policy's step 4 (policy.md), the same as a target at
+    // 1005m × 1.001 = 1006m → 1010m: the policy's step 4 (docs/design/policy.md), the same as a target at
     // slack 0 gets; a limit above the request, so it is seeded
     BirthDecision d = BirthLimit.decide(pod(Map.of(), "1005m", null), TEAM_A, config(true, 1.001, 10, 10));
     assertThat(limit(d, 0)).isEqualTo(dev.kubeheadroom.policy.SlackPolicy.quantize(1_006, 1_005, Long.MAX_VALUE, 10))

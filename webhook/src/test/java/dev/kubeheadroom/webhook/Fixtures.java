@@ -73,7 +73,7 @@ final class Fixtures {
         d.namespaceSelector(), d.excludedNamespaces());
   }
 
-  /** config.md defaults (initialMultiplier 2, maxMultiplier 10, quantum 10m), enforcing. */
+  /** docs/design/config.md defaults (initialMultiplier 2, maxMultiplier 10, quantum 10m), enforcing. */
   static ClusterConfig enforcing() {
     return config(true, 2, 10, 10);
   }

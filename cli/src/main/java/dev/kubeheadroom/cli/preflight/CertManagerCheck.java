@@ -2,7 +2,7 @@ package dev.kubeheadroom.cli.preflight;
 
 /**
  * cert-manager issues the admission webhook's serving certificate (runbook "Install"). Without the
- * webhook, short-lived pods keep their birth limits (design §6.5), so its absence only matters
+ * webhook, short-lived pods keep their birth limits (docs/design/headroom-design.txt §6.5), so its absence only matters
  * while {@code spec.webhook.enabled} is true.
  */
 public final class CertManagerCheck implements Check {

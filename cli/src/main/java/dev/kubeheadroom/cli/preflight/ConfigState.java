@@ -5,7 +5,7 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 /**
  * What became of the cluster's HeadroomConfig: the config Headroom would run with, and why. A
  * refused or unreadable object leaves the built-in defaults (dry-run) in force, as the live reader
- * does when there is no last good config (config.md).
+ * does when there is no last good config (docs/design/config.md).
  */
 public sealed interface ConfigState {
   ClusterConfig inForce();

@@ -1,6 +1,6 @@
 package dev.kubeheadroom.cli.preflight;
 
-/** {@code HeadroomConfig/cluster} exists and the reader accepts it (config.md). */
+/** {@code HeadroomConfig/cluster} exists and the reader accepts it (docs/design/config.md). */
 public final class HeadroomConfigCheck implements Check {
   static final String NAME = "headroom-config";
 

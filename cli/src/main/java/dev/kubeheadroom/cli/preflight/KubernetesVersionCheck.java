@@ -1,7 +1,7 @@
 package dev.kubeheadroom.cli.preflight;
 
 /**
- * In-place pod resize is GA from Kubernetes 1.35 (design §4.1); 1.33 and 1.34 serve it as beta
+ * In-place pod resize is GA from Kubernetes 1.35 (docs/design/headroom-design.txt §4.1); 1.33 and 1.34 serve it as beta
  * behind the InPlacePodVerticalScaling gate (on by default); older servers cannot resize.
  */
 public final class KubernetesVersionCheck implements Check {

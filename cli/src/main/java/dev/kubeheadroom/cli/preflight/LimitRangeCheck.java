@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * A LimitRange {@code max.cpu} (per Container, or per Pod for the sum of its containers) or CPU
  * {@code maxLimitRequestRatio} in a managed namespace caps what Headroom can set: safe, raises stop
- * at the cap, but tenants see their limit plateau (runbook "Preflight", design §8.3). Reads
+ * at the cap, but tenants see their limit plateau (runbook "Preflight", docs/design/headroom-design.txt §8.3). Reads
  * LimitRanges as the namespace projection does ({@link LimitRangeCpu}).
  */
 public final class LimitRangeCheck implements Check {

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Which namespaces are opted in ({@code kube-headroom.dev/mode=managed} or the namespaceSelector,
  * minus excludedNamespaces). Also flags mode values that manage nothing ({@code true},
- * {@code yes}): the label is a fail-closed enum keyword (design §6.3).
+ * {@code yes}): the label is a fail-closed enum keyword (docs/design/headroom-design.txt §6.3).
  */
 public final class ManagedNamespacesCheck implements Check {
   static final String NAME = "managed-namespaces";

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 
 /**
  * No Windows node, no static CPU/Memory Manager node and no kubelet older than 1.33 in the managed
- * set (design §3 non-goals, §4.1, §6.3): resize is unsupported or prohibited there, so pods on them
+ * set (docs/design/headroom-design.txt §3 non-goals, §4.1, §6.3): resize is unsupported or prohibited there, so pods on them
  * stay unmanaged. The managed set is the nodes running pods of managed namespaces, or every node
  * while there are none. A WARN when some are excluded; a FAIL when all are (nothing could be
  * resized).

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * No {@code limits.cpu} ResourceQuota in a managed namespace (runbook "Preflight", design §8.3): a
+ * No {@code limits.cpu} ResourceQuota in a managed namespace (runbook "Preflight", docs/design/headroom-design.txt §8.3): a
  * resize is delta-accounted against it, so raises eat tenant quota and an over-budget raise is
  * refused with 403 Forbidden. Quotas of unmanaged namespaces do not matter.
  */

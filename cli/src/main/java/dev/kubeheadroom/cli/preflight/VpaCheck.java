@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * VPAs in managed namespaces must be {@code controlledValues: RequestsOnly} (or updateMode Off):
  * one that writes limits would fight Headroom over the same field, so its pods stay unmanaged
- * (design §8.3). Which pods a VPA targets is {@link VpaTarget#targets}'s owner-chain matching
+ * (docs/design/headroom-design.txt §8.3). Which pods a VPA targets is {@link VpaTarget#targets}'s owner-chain matching
  * (a Deployment's pods through their ReplicaSet {@code <deployment>-<hash>}).
  */
 public final class VpaCheck implements Check {

@@ -32,7 +32,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * or a leader in the metadata whose replica manager has not caught up. An idempotent producer that
  * starts in that window can hit {@code NOT_LEADER_OR_FOLLOWER} and then {@code
  * OUT_OF_ORDER_SEQUENCE_NUMBER} until its delivery timeout, and those records are lost (a known
- * Kafka client bug; {@code shared/design/testing.md}). So a topic is ready only when every partition
+ * Kafka client bug; {@code docs/design/testing.md}). So a topic is ready only when every partition
  * has a leader <em>and</em> that leader answers a {@code ListOffsets} for it.
  */
 public final class Topics {

@@ -8,7 +8,7 @@ import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import java.time.Instant;
 
-/** Whether a pod is managed (config.md "Eligibility"): every gate must hold. */
+/** Whether a pod is managed (docs/design/config.md "Eligibility"): every gate must hold. */
 public final class Eligibility {
   private Eligibility() {}
 
