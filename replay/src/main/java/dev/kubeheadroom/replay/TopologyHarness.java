@@ -1,7 +1,6 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.schemas.NodeEvent;
-import dev.kubeheadroom.topology.InlineTopology;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.time.Instant;
@@ -9,10 +8,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * What a replay drives: the production topology, fed records in log order, with a wall clock the
- * replay moves. Two ways to run it, with the same processors and the same decisions (a test holds
- * them to that): {@link Kind#INLINE}, the default, calls them directly; {@link
- * Kind#TEST_DRIVER} runs the built Kafka Streams topology under {@code TopologyTestDriver}, with
- * serialized, cached, changelogged stores and a commit per record — kept as the yardstick.
+ * replay moves. Two ways to run it, both derived from {@code HeadroomTopology.nodes} and opened
+ * only through {@code Kind.open}, with the same processors and the same decisions (a test holds
+ * them to that): {@link Kind#INLINE}, the default, calls them directly ({@code InlineTopology});
+ * {@link Kind#TEST_DRIVER} runs the built Kafka Streams topology under {@code TopologyTestDriver}
+ * with the production Streams config, serialized, cached, changelogged stores and a commit per
+ * record ({@code DriverHarness}) — kept as the yardstick.
  */
 public interface TopologyHarness extends AutoCloseable {
   /** How a replay runs the topology. */
@@ -22,7 +23,7 @@ public interface TopologyHarness extends AutoCloseable {
 
     TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start) {
       return this == INLINE
-          ? new Inline(new InlineTopology(settings, listener, start))
+          ? new InlineTopology(settings, listener, start)
           : new DriverHarness(settings, listener, start);
     }
   }
@@ -39,32 +40,4 @@ public interface TopologyHarness extends AutoCloseable {
 
   @Override
   void close();
-
-  /** The default: {@link InlineTopology}. */
-  record Inline(InlineTopology topology) implements TopologyHarness {
-    @Override
-    public void pipe(String topic, String key, byte[] value, long timestampMs) {
-      topology.pipe(topic, key, value, timestampMs);
-    }
-
-    @Override
-    public void pipe(String topic, NodeEvent event, long timestampMs) {
-      topology.pipe(topic, event, timestampMs);
-    }
-
-    @Override
-    public void advanceWallClockTo(long ms) {
-      topology.advanceWallClockTo(ms);
-    }
-
-    @Override
-    public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-      return topology.store(name);
-    }
-
-    @Override
-    public void close() {
-      // memory only
-    }
-  }
 }
