@@ -9,6 +9,7 @@ import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.replay.ClusterReport;
+import dev.kubeheadroom.replay.DriverHarness;
 import dev.kubeheadroom.replay.ReplayEngine;
 import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.replay.Simulation;
@@ -75,7 +76,7 @@ final class StagedReplay {
         case READ -> read(it);
         case PROJECT, TOPOLOGY -> project(it, stage == Stage.TOPOLOGY);
         case FULL, FULL_TEST_DRIVER -> {
-          TopologyHarness.Kind kind = stage == Stage.FULL ? TopologyHarness.Kind.INLINE : TopologyHarness.Kind.TEST_DRIVER;
+          TopologyHarness.Factory kind = stage == Stage.FULL ? TopologyHarness.Factory.INLINE : DriverHarness.FACTORY;
           ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, Simulation.Observer.NONE, kind).run(it);
           yield new Result(report.summary().events(), report.summary().decisions(), report.summary().patches(), 0);
         }

@@ -9,23 +9,20 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * What a replay drives: the production topology, fed records in log order, with a wall clock the
  * replay moves. Two ways to run it, both derived from {@code HeadroomTopology.nodes} and opened
- * only through {@code Kind.open}, with the same processors and the same decisions (a test holds
- * them to that): {@link Kind#INLINE}, the default, calls them directly ({@code InlineTopology});
- * {@link Kind#TEST_DRIVER} runs the built Kafka Streams topology under {@code TopologyTestDriver}
+ * through a {@link Factory}, with the same processors and the same decisions (a test holds
+ * them to that): {@link Factory#INLINE}, the default, calls them directly ({@code InlineTopology});
+ * the test-scope {@code DriverHarness.FACTORY} (replay's test jar, for tests and benchmarks) runs the built Kafka Streams topology under {@code TopologyTestDriver}
  * with the production Streams config, serialized, cached, changelogged stores and a commit per
  * record ({@code DriverHarness}) — kept as the yardstick.
  */
 public interface TopologyHarness extends AutoCloseable {
-  /** How a replay runs the topology. */
-  public enum Kind {
-    INLINE,
-    TEST_DRIVER;
+  /** How a replay runs the topology: the one way a harness is opened. */
+  @FunctionalInterface
+  interface Factory {
+    /** The default, and the only one in production: the declared processors called inline. */
+    Factory INLINE = InlineTopology::new;
 
-    TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start) {
-      return this == INLINE
-          ? new InlineTopology(settings, listener, start)
-          : new DriverHarness(settings, listener, start);
-    }
+    TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start);
   }
 
   /** A record as it is on one of the input topics. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.replay.ClusterReport;
+import dev.kubeheadroom.replay.DriverHarness;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -59,8 +60,8 @@ class InlineReplayFidelityTest {
   }
 
   private static void assertSameRun(Path log, int atLeastDecisions) throws IOException {
-    Run inline = run(log, TopologyHarness.Kind.INLINE);
-    Run driver = run(log, TopologyHarness.Kind.TEST_DRIVER);
+    Run inline = run(log, TopologyHarness.Factory.INLINE);
+    Run driver = run(log, DriverHarness.FACTORY);
     assertThat(inline.decisions).as("decisions on %s", log).hasSizeGreaterThanOrEqualTo(atLeastDecisions);
     assertThat(inline.decisions).as("decisions on %s", log).hasSameSizeAs(driver.decisions);
     for (int i = 0; i < inline.decisions.size(); i++) {
@@ -71,7 +72,7 @@ class InlineReplayFidelityTest {
 
   private record Run(List<String> decisions, ClusterReport report) {}
 
-  private static Run run(Path log, TopologyHarness.Kind kind) throws IOException {
+  private static Run run(Path log, TopologyHarness.Factory kind) throws IOException {
     List<String> decisions = new ArrayList<>();
     Simulation.Observer observer = new Simulation.Observer() {
       @Override

@@ -28,9 +28,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The built Kafka Streams topology under {@code TopologyTestDriver}, with {@code TopologyRunner}'s
  * Streams config (exactly_once_v2, persistent cached stores) in a temporary state directory: the
- * yardstick {@link TopologyHarness.Kind#INLINE} is held to.
+ * yardstick {@link TopologyHarness.Factory#INLINE} is held to.
  */
-final class DriverHarness implements TopologyHarness {
+public final class DriverHarness implements TopologyHarness {
+  /** Opens the yardstick: what {@code InlineReplayFidelityTest} and the benchmarks compare with. */
+  public static final TopologyHarness.Factory FACTORY = DriverHarness::new;
+
   private final Path stateDir;
   private final TopologyTestDriver driver;
   private final Map<String, TestInputTopic<String, byte[]>> inputs = new HashMap<>();
