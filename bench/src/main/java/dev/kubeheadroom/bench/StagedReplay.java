@@ -76,7 +76,7 @@ final class StagedReplay {
         case READ -> read(it);
         case PROJECT, TOPOLOGY -> project(it, stage == Stage.TOPOLOGY);
         case FULL, FULL_TEST_DRIVER -> {
-          TopologyHarness.Kind kind = stage == Stage.FULL ? TopologyHarness.Kind.INLINE : DriverHarness::new;
+          TopologyHarness.Factory kind = stage == Stage.FULL ? TopologyHarness.Factory.INLINE : DriverHarness.FACTORY;
           ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, Simulation.Observer.NONE, kind).run(it);
           yield new Result(report.summary().events(), report.summary().decisions(), report.summary().patches(), 0);
         }

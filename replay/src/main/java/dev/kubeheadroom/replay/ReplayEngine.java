@@ -39,10 +39,10 @@ public final class ReplayEngine implements AutoCloseable {
   private Instant now;
 
   public ReplayEngine(TopologySettings settings, TopologyListener listener, Instant start) {
-    this(settings, listener, start, TopologyHarness.Kind.INLINE);
+    this(settings, listener, start, TopologyHarness.Factory.INLINE);
   }
 
-  public ReplayEngine(TopologySettings settings, TopologyListener listener, Instant start, TopologyHarness.Kind kind) {
+  public ReplayEngine(TopologySettings settings, TopologyListener listener, Instant start, TopologyHarness.Factory harness) {
     this.topics = settings.topics();
     this.tick = settings.tick();
     TopologyListener capturing = new TopologyListener() {
@@ -67,7 +67,7 @@ public final class ReplayEngine implements AutoCloseable {
         listener.nodeRemoved(node);
       }
     };
-    this.harness = kind.open(settings, capturing, start);
+    this.harness = harness.open(settings, capturing, start);
     this.now = start;
   }
 

@@ -42,15 +42,15 @@ public final class Simulation {
 
   private final ClusterConfig fallbackConfig;
   private final Observer observer;
-  private final TopologyHarness.Kind harness;
+  private final TopologyHarness.Factory harness;
 
   /** @param fallbackConfig used until (or unless) the log carries a HeadroomConfig */
   public Simulation(ClusterConfig fallbackConfig, Observer observer) {
-    this(fallbackConfig, observer, TopologyHarness.Kind.INLINE);
+    this(fallbackConfig, observer, TopologyHarness.Factory.INLINE);
   }
 
   /** As above, running the topology with {@code harness} (tests and benchmarks compare the two). */
-  public Simulation(ClusterConfig fallbackConfig, Observer observer, TopologyHarness.Kind harness) {
+  public Simulation(ClusterConfig fallbackConfig, Observer observer, TopologyHarness.Factory harness) {
     this.fallbackConfig = fallbackConfig;
     this.observer = observer;
     this.harness = harness;

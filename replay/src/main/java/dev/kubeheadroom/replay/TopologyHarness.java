@@ -1,7 +1,6 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.schemas.NodeEvent;
-import dev.kubeheadroom.topology.InlineTopology;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.time.Instant;
@@ -9,17 +8,19 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * What a replay drives: the production topology, fed records in log order, with a wall clock the
- * replay moves. {@link Kind#INLINE}, the one production uses, calls the processors directly; the
- * tests hold it to the built Kafka Streams topology under {@code TopologyTestDriver}
- * ({@code DriverHarness}, in this module's test jar, so the shipped classpath carries no Kafka
- * Streams test utilities): the same processors, the same decisions.
+ * replay moves. Two ways to run it, both derived from {@code HeadroomTopology.nodes} and opened
+ * through a {@link Factory}, with the same processors and the same decisions (a test holds
+ * them to that): {@link Factory#INLINE}, the default, calls them directly ({@code InlineTopology});
+ * the test-scope {@code DriverHarness.FACTORY} (replay's test jar, for tests and benchmarks) runs the built Kafka Streams topology under {@code TopologyTestDriver}
+ * with the production Streams config, serialized, cached, changelogged stores and a commit per
+ * record ({@code DriverHarness}) — kept as the yardstick.
  */
 public interface TopologyHarness extends AutoCloseable {
-  /** How a replay runs the topology: opens a harness at {@code start}. */
+  /** How a replay runs the topology: the one way a harness is opened. */
   @FunctionalInterface
-  public interface Kind {
-    /** The default: {@link InlineTopology}. */
-    Kind INLINE = (settings, listener, start) -> new Inline(new InlineTopology(settings, listener, start));
+  interface Factory {
+    /** The default, and the only one in production: the declared processors called inline. */
+    Factory INLINE = InlineTopology::new;
 
     TopologyHarness open(TopologySettings settings, TopologyListener listener, Instant start);
   }
@@ -36,32 +37,4 @@ public interface TopologyHarness extends AutoCloseable {
 
   @Override
   void close();
-
-  /** The default: {@link InlineTopology}. */
-  record Inline(InlineTopology topology) implements TopologyHarness {
-    @Override
-    public void pipe(String topic, String key, byte[] value, long timestampMs) {
-      topology.pipe(topic, key, value, timestampMs);
-    }
-
-    @Override
-    public void pipe(String topic, NodeEvent event, long timestampMs) {
-      topology.pipe(topic, event, timestampMs);
-    }
-
-    @Override
-    public void advanceWallClockTo(long ms) {
-      topology.advanceWallClockTo(ms);
-    }
-
-    @Override
-    public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-      return topology.store(name);
-    }
-
-    @Override
-    public void close() {
-      // memory only
-    }
-  }
 }

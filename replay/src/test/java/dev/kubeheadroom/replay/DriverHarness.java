@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.topology.HeadroomTopology;
 import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,19 +20,20 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The built Kafka Streams topology under {@code TopologyTestDriver}, exactly_once_v2, persistent
- * cached stores in a temporary state directory: the yardstick {@link TopologyHarness.Kind#INLINE}
- * is held to ({@code DriverHarness::new} is a {@link TopologyHarness.Kind}). Test jar only: it
- * needs {@code kafka-streams-test-utils}, which nothing shipped carries.
+ * The built Kafka Streams topology under {@code TopologyTestDriver}, with {@code TopologyRunner}'s
+ * Streams config (exactly_once_v2, persistent cached stores) in a temporary state directory: the
+ * yardstick {@link TopologyHarness.Factory#INLINE} is held to.
  */
 public final class DriverHarness implements TopologyHarness {
+  /** Opens the yardstick: what {@code InlineReplayFidelityTest} and the benchmarks compare with. */
+  public static final TopologyHarness.Factory FACTORY = DriverHarness::new;
+
   private final Path stateDir;
   private final TopologyTestDriver driver;
   private final Map<String, TestInputTopic<String, byte[]>> inputs = new HashMap<>();
@@ -45,12 +47,9 @@ public final class DriverHarness implements TopologyHarness {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a state directory for replay", e);
     }
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "headroom-replay");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "replay:0"); // never contacted
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    props.put("processing.exception.handler.global.enabled", true);
+    // The production config; the broker is never contacted.
+    Properties props = TopologyRunner.properties(
+        new TopologyRunner.Options("headroom-replay", "replay:0", stateDir, Map.of()));
     driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     wallClockMs = start.toEpochMilli();
     StringSerializer keys = new StringSerializer();

@@ -60,8 +60,8 @@ class InlineReplayFidelityTest {
   }
 
   private static void assertSameRun(Path log, int atLeastDecisions) throws IOException {
-    Run inline = run(log, TopologyHarness.Kind.INLINE);
-    Run driver = run(log, DriverHarness::new);
+    Run inline = run(log, TopologyHarness.Factory.INLINE);
+    Run driver = run(log, DriverHarness.FACTORY);
     assertThat(inline.decisions).as("decisions on %s", log).hasSizeGreaterThanOrEqualTo(atLeastDecisions);
     assertThat(inline.decisions).as("decisions on %s", log).hasSameSizeAs(driver.decisions);
     for (int i = 0; i < inline.decisions.size(); i++) {
@@ -72,7 +72,7 @@ class InlineReplayFidelityTest {
 
   private record Run(List<String> decisions, ClusterReport report) {}
 
-  private static Run run(Path log, TopologyHarness.Kind kind) throws IOException {
+  private static Run run(Path log, TopologyHarness.Factory kind) throws IOException {
     List<String> decisions = new ArrayList<>();
     Simulation.Observer observer = new Simulation.Observer() {
       @Override

@@ -4,14 +4,22 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.Topics;
-import dev.kubeheadroom.topology.booking.PodEntry;
+import dev.kubeheadroom.topology.TopologyNode.GlobalTable;
+import dev.kubeheadroom.topology.TopologyNode.Processing;
+import dev.kubeheadroom.topology.TopologyNode.Sink;
+import dev.kubeheadroom.topology.TopologyNode.Source;
+import java.util.List;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -25,9 +33,10 @@ import org.apache.kafka.streams.state.Stores;
  * namespaces, config (compacted) → global stores (bump a version the punctuator compares)
  * </pre>
  *
- * Built without I/O and never starts anything: {@link TopologyRunner} owns the lifecycle, and
- * tests build the same topology with {@code TopologyTestDriver}. Every processor, store and
- * internal topic is named.
+ * Declared once ({@link #nodes}) and built without I/O; it never starts anything: {@link
+ * TopologyRunner} owns the lifecycle and the Streams config, tests run the built topology under
+ * {@code TopologyTestDriver} with that config, and replay calls the declared processors inline.
+ * Every processor, store and internal topic is named.
  */
 public final class HeadroomTopology {
   public static final String NODES_STORE = "headroom-nodes";
@@ -39,46 +48,71 @@ public final class HeadroomTopology {
   static final String NODES_SOURCE = "nodes-source";
   static final String OUTCOMES_SOURCE = "outcomes-source";
   static final String DECODE = "decode";
-  static final String BOOKING = "booking";
+  /** The booking processor: where the decoder forwards each node event it could read. */
+  public static final String BOOKING = "booking";
   static final String DECISIONS_SINK = "decisions-sink";
   static final String DEAD_LETTER_SINK = "dead-letter-sink";
 
   private HeadroomTopology() {}
 
+  /** The topology for Kafka Streams: {@link #nodes} wired in their order. */
   public static Topology build(TopologySettings settings, TopologyListener listener) {
+    return wire(nodes(settings, listener));
+  }
+
+  /**
+   * The topology's nodes, declared once, in the order they are added: {@link #build} and
+   * replay's inline runner both derive from this list. Each call makes fresh processors' shared
+   * state (the global tables' version), so each runner gets its own.
+   */
+  public static List<TopologyNode> nodes(TopologySettings settings, TopologyListener listener) {
     Topics topics = settings.topics();
     GlobalVersion globals = new GlobalVersion();
+    ProcessorSupplier<String, byte[], String, Object> decode = () -> new EventDecoder(listener);
+    ProcessorSupplier<String, NodeEvent, String, NodeDecision> booking =
+        () -> new BookingProcessor(settings, globals, listener);
+    return List.of(
+        new Source(PODS_SOURCE, topics.pods()),
+        new Source(NODES_SOURCE, topics.nodes()),
+        new Source(OUTCOMES_SOURCE, topics.outcomes()),
+        new Processing(DECODE, decode, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of()),
+        new Sink(DEAD_LETTER_SINK, topics.deadLetter(), new StringSerializer(),
+            HeadroomSerdes.deadLetters().serializer(), List.of(DECODE)),
+        new Processing(BOOKING, booking, List.of(DECODE),
+            List.of(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE),
+                    Serdes.String(), new JsonSerde<>(NodeSnapshot.class)).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS_STORE),
+                    Serdes.String(), new PodEntrySerde()).withCachingEnabled())),
+        new Sink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
+            HeadroomSerdes.decisions().serializer(), List.of(BOOKING)),
+        new GlobalTable("namespaces-table", "namespaces-source", topics.namespaces(),
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAMESPACES_STORE),
+                Serdes.String(), HeadroomSerdes.namespaces()).withLoggingDisabled(),
+            () -> new GlobalTableProcessor<>(NAMESPACES_STORE, NamespaceInfo.class, globals, listener)),
+        new GlobalTable("config-table", "config-source", topics.config(),
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(CONFIG_STORE),
+                Serdes.String(), HeadroomSerdes.config()).withLoggingDisabled(),
+            () -> new GlobalTableProcessor<>(CONFIG_STORE, ClusterConfig.class, globals, listener)));
+  }
+
+  private static Topology wire(List<TopologyNode> nodes) {
     Topology topology = new Topology();
-
-    topology.addSource(PODS_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topics.pods());
-    topology.addSource(NODES_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topics.nodes());
-    topology.addSource(OUTCOMES_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topics.outcomes());
-    topology.addProcessor(DECODE, () -> new EventDecoder(listener), PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE);
-    topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), new StringSerializer(),
-        HeadroomSerdes.deadLetters().serializer(), DECODE);
-
-    topology.addProcessor(BOOKING, () -> new BookingProcessor(settings, globals, listener), DECODE);
-    topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(), new JsonSerde<>(NodeSnapshot.class))
-        .withCachingEnabled(), BOOKING);
-    topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(PODS_STORE), Serdes.String(), new PodEntrySerde())
-        .withCachingEnabled(), BOOKING);
-    topology.addSink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
-        HeadroomSerdes.decisions().serializer(), BOOKING);
-
-    topology.addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAMESPACES_STORE),
-            Serdes.String(), HeadroomSerdes.namespaces()).withLoggingDisabled(),
-        "namespaces-source", new StringDeserializer(), new ByteArrayDeserializer(),
-        topics.namespaces(), "namespaces-table",
-        () -> new GlobalTableProcessor<>(NAMESPACES_STORE, NamespaceInfo.class, globals, listener));
-    topology.addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(CONFIG_STORE),
-            Serdes.String(), HeadroomSerdes.config()).withLoggingDisabled(),
-        "config-source", new StringDeserializer(), new ByteArrayDeserializer(),
-        topics.config(), "config-table",
-        () -> new GlobalTableProcessor<>(CONFIG_STORE, ClusterConfig.class, globals, listener));
+    for (TopologyNode node : nodes) {
+      if (node instanceof Source s) {
+        topology.addSource(s.name(), new StringDeserializer(), new ByteArrayDeserializer(), s.topic());
+      } else if (node instanceof Processing p) {
+        topology.addProcessor(p.name(), p.supplier(), p.parents().toArray(String[]::new));
+        for (StoreBuilder<?> store : p.stores()) {
+          topology.addStateStore(store, p.name());
+        }
+      } else if (node instanceof Sink s) {
+        topology.addSink(s.name(), s.topic(), s.keys(), s.values(), s.parents().toArray(String[]::new));
+      } else if (node instanceof GlobalTable g) {
+        topology.addGlobalStore(g.store(), g.source(), new StringDeserializer(), new ByteArrayDeserializer(),
+            g.topic(), g.name(), g.supplier());
+      }
+    }
     return topology;
   }
 }

@@ -66,7 +66,13 @@ public final class TopologyRunner implements AutoCloseable {
     return runner;
   }
 
-  static Properties properties(Options options) {
+  /**
+   * The Streams config, the only one: the live runner and every harness that runs the built
+   * topology (replay's {@code TopologyTestDriver} yardstick, the topology tests) use it, so a test
+   * runs what production runs. {@code options} say where (application id, brokers, state); this
+   * says how.
+   */
+  public static Properties properties(Options options) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());

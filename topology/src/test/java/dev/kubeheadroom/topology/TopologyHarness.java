@@ -20,7 +20,6 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -44,11 +43,9 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   TopologyHarness(Path stateDir, Instant start) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "headroom-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    // The production Streams config: a test runs what the topology stage runs.
+    Properties props = TopologyRunner.properties(
+        new TopologyRunner.Options("headroom-test", "dummy:9092", stateDir, java.util.Map.of()));
     driver = new TopologyTestDriver(
         HeadroomTopology.build(TopologySettings.defaults(topics), TopologyListener.NONE), props, start);
     now = start;

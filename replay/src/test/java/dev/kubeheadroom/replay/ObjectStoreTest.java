@@ -1,4 +1,4 @@
-package dev.kubeheadroom.topology;
+package dev.kubeheadroom.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.topology;
+package dev.kubeheadroom.replay;
 
 import java.io.File;
 import java.time.Duration;

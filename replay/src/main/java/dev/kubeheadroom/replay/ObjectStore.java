@@ -1,4 +1,4 @@
-package dev.kubeheadroom.topology;
+package dev.kubeheadroom.replay;
 
 import java.util.Iterator;
 import java.util.List;

@@ -1,22 +1,35 @@
-package dev.kubeheadroom.topology;
+package dev.kubeheadroom.replay;
 
-import static dev.kubeheadroom.topology.Fixtures.managedNs;
-import static dev.kubeheadroom.topology.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.HeadroomTopology;
+import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologyNode;
+import dev.kubeheadroom.topology.TopologySettings;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * letters, and the stores it exposes.
  */
 class InlineTopologyTest {
-  static final Instant T0 = TopologyHarness.T0;
+  static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+  static final NodeSnapshot NODE16 = new NodeSnapshot("n1", 16000, "linux", false, Map.of());
   final Topics topics = Topics.defaults();
   final List<NodeDecision> decided = new ArrayList<>();
   final List<String> deadLetters = new ArrayList<>();
@@ -53,9 +67,9 @@ class InlineTopologyTest {
   }
 
   private void managedNodeWithOnePod() {
-    pipe(topics.config(), HeadroomKeys.CONFIG_NAME, TopologyHarness.enforcing(), T0);
+    pipe(topics.config(), HeadroomKeys.CONFIG_NAME, ClusterConfig.DEFAULTS.withDryRun(false), T0);
     pipe(topics.namespaces(), "team-a", managedNs("team-a"), T0);
-    pipe(topics.nodes(), "n1", TopologyHarness.node16(), T0);
+    pipe(topics.nodes(), "n1", NODE16, T0);
     pipe(topics.pods(), "n1", pod("team-a", "web-1", "n1", 2000, 0), T0);
   }
 
@@ -108,7 +122,7 @@ class InlineTopologyTest {
   void theStoresHoldWhatTheProcessorsWrote() {
     managedNodeWithOnePod();
     NodeSnapshot node = inline.<NodeSnapshot>store(HeadroomTopology.NODES_STORE).get("n1");
-    assertThat(node).isEqualTo(TopologyHarness.node16());
+    assertThat(node).isEqualTo(NODE16);
     PodEntry entry = inline.<PodEntry>store(HeadroomTopology.PODS_STORE).get("n1\0uid-web-1");
     assertThat(entry.pod().name()).isEqualTo("web-1");
     assertThatThrownBy(() -> inline.store("nope")).hasMessageContaining("no store named nope");
@@ -129,5 +143,58 @@ class InlineTopologyTest {
     pipe(topics.outcomes(), "n1", new ResizeOutcome("n1", "uid-web-1", "team-a", "web-1",
         OutcomeResult.GONE, 16000, T0.plusSeconds(80), "pod not found"), T0.plusSeconds(80));
     assertThat(backoffs).containsExactly("n1 error #1", "n1 conflict #2");
+  }
+
+  @Test
+  void itHoldsEveryStoreAndReadsEveryTopicOfTheBuiltTopology() {
+    TopologyDescription built = HeadroomTopology.build(TopologySettings.defaults(topics), listener).describe();
+    Set<String> stores = new TreeSet<>();
+    Set<String> inputs = new TreeSet<>();
+    for (TopologyDescription.Subtopology sub : built.subtopologies()) {
+      for (TopologyDescription.Node node : sub.nodes()) {
+        if (node instanceof TopologyDescription.Processor p) {
+          stores.addAll(p.stores());
+        } else if (node instanceof TopologyDescription.Source src) {
+          inputs.addAll(src.topicSet());
+        }
+      }
+    }
+    for (TopologyDescription.GlobalStore global : built.globalStores()) {
+      stores.addAll(global.processor().stores());
+      inputs.addAll(global.source().topicSet());
+    }
+    assertThat(stores).hasSize(4);
+    stores.forEach(name -> assertThat(inline.store(name)).as(name).isNotNull());
+    assertThat(inputs).hasSize(5);
+    inputs.forEach(topic -> inline.pipe(topic, "k", null, T0.toEpochMilli()));
+  }
+
+  @Test
+  void aNodeDeclaredBesideTheOthersIsRunWhereItIsWired() {
+    List<Object> seen = new ArrayList<>();
+    List<TopologyNode> nodes = new ArrayList<>(HeadroomTopology.nodes(TopologySettings.defaults(topics), listener));
+    ProcessorSupplier<String, NodeDecision, Void, Void> tap = () -> record -> seen.add(record.value());
+    nodes.add(new TopologyNode.Processing("tap", tap, List.of(HeadroomTopology.BOOKING), List.of()));
+    InlineTopology tapped = new InlineTopology(nodes, T0);
+    tapped.pipe(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)),
+        T0.toEpochMilli());
+    tapped.pipe(topics.namespaces(), "team-a", JsonCodec.encode(managedNs("team-a")), T0.toEpochMilli());
+    tapped.pipe(topics.nodes(), "n1", JsonCodec.encode(NODE16), T0.toEpochMilli());
+    tapped.pipe(topics.pods(), "n1", JsonCodec.encode(pod("team-a", "web-1", "n1", 2000, 0)), T0.toEpochMilli());
+    tapped.advanceWallClockTo(T0.plusSeconds(60).toEpochMilli());
+    assertThat(seen).as("what booking forwards: the decisions, to every child")
+        .singleElement().isInstanceOf(NodeDecision.class).isEqualTo(decided.get(0));
+  }
+
+  private static NamespaceInfo managedNs(String name) {
+    return new NamespaceInfo(name, Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0);
+  }
+
+  /** A Burstable one-container pod with the given request and limit (0 = none). */
+  private static PodSnapshot pod(String ns, String name, String node, long requestMilli, long limitMilli) {
+    return new PodSnapshot("uid-" + name, ns, name, node, "Running", "Burstable", "1", 1, null, 0,
+        null, false, List.of(),
+        List.of(new ContainerSnapshot("app", ContainerKind.APP, requestMilli, limitMilli, false, false)),
+        ResizeStatus.NONE);
   }
 }
