@@ -1,6 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -42,10 +43,10 @@ final class StatusAnnotator {
     static Status of(PodWork work) {
       return new Status(
           String.format(Locale.ROOT, "%.2f", work.stats().factor()),
-          Cpu.milli(work.stats().slackMilli()),
-          Cpu.milli(work.stats().managedRequestsMilli()),
+          CpuQuantity.formatMilli(work.stats().slackMilli()),
+          CpuQuantity.formatMilli(work.stats().managedRequestsMilli()),
           work.stats().nodePods(),
-          Cpu.milli(work.change().targetMilli()),
+          CpuQuantity.formatMilli(work.change().targetMilli()),
           work.policy(),
           work.dryRun(),
           work.at().toString());
