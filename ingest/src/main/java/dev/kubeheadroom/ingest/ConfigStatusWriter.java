@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *       {@code read_committed}) and keeps each node's latest {@code stats().managedPods()}.
  *       Nothing is written before that read has caught up with the end of the topic as it was
  *       when reading began, so a new leader never reports a half-read count.
- *   <li>A JSON merge patch of the {@code status} subresource (field manager {@value #FIELD_MANAGER})
+ *   <li>A JSON merge patch of the {@code status} subresource (field manager {@value HeadroomKeys#FIELD_MANAGER})
  *       carrying only {@code status}; never the spec. At most one attempt per interval, and none
  *       while the status to write equals the one last written (or found on the object).
  *   <li>Failures (API or Kafka) are logged and counted
@@ -53,10 +53,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigStatusWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigStatusWriter.class);
-  public static final String FIELD_MANAGER = "headroom";
   private static final Duration POLL = Duration.ofMillis(500);
   private static final PatchContext MERGE_PATCH = new PatchContext.Builder()
-      .withPatchType(PatchType.JSON_MERGE).withFieldManager(FIELD_MANAGER).build();
+      .withPatchType(PatchType.JSON_MERGE).withFieldManager(HeadroomKeys.FIELD_MANAGER).build();
 
   private final KubernetesClient client;
   private final Supplier<GenericKubernetesResource> cached;
