@@ -5,36 +5,30 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.schemas.TopicReader;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The latest {@link ClusterConfig} from the compacted {@code config} topic (key {@code cluster}),
  * and the namespaces ingest publishes to the compacted {@code namespaces} topic (key: the name),
- * both read without a consumer group from the beginning. No config record, or a tombstone, means
- * {@link ClusterConfig#DEFAULTS}; a namespace tombstone removes it; an unreadable record is
+ * both read from the beginning by a {@link TopicReader} (no consumer group). No config record,
+ * or a tombstone, means {@link ClusterConfig#DEFAULTS}; a namespace tombstone removes it; an unreadable record is
  * logged and the last good value stays. The namespaces are what the actuator checks a decision's
  * namespace against (no API read: ingest already watches them). Used from the loop thread only.
  */
 final class ClusterConfigReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterConfigReader.class);
 
-  private final KafkaConsumer<String, byte[]> consumer;
+  private final TopicReader reader;
   private final String topic;
   private final String namespacesTopic;
   private final Map<String, NamespaceInfo> namespaces = new HashMap<>();
@@ -45,45 +39,32 @@ final class ClusterConfigReader implements AutoCloseable {
     Map<String, Object> config = new HashMap<>(settings.common());
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-config");
     config.putAll(settings.clientProperties());
-    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
     this.topic = settings.topics().config();
     this.namespacesTopic = settings.topics().namespaces();
+    this.reader = new TopicReader(config, List.of(topic, namespacesTopic));
     this.view = settings.configView();
     this.current = view.apply(ClusterConfig.DEFAULTS);
   }
 
   /** Assigns every partition and reads to the end; the defaults stay if the topic is empty. */
   ClusterConfig load(Duration timeout) {
-    List<TopicPartition> partitions = new ArrayList<>(partitions(topic, timeout));
-    partitions.addAll(partitions(namespacesTopic, timeout));
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
-    Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+    if (!reader.assign(timeout)) {
+      throw new IllegalStateException("topic " + topic + " or " + namespacesTopic + " does not exist");
+    }
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+    while (!reader.caughtUp(timeout)) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("could not read config topic " + topic + " within " + timeout);
       }
-      take(consumer.poll(Duration.ofMillis(100)));
+      take(reader.poll(Duration.ofMillis(100)));
     }
     return current;
-  }
-
-  private List<TopicPartition> partitions(String name, Duration timeout) {
-    List<PartitionInfo> infos = consumer.partitionsFor(name, timeout);
-    if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("topic " + name + " does not exist");
-    }
-    return infos.stream().map(p -> new TopicPartition(name, p.partition())).toList();
   }
 
   /** Whatever arrived since the last call, without waiting; the new config if it changed. */
   Optional<ClusterConfig> poll() {
     ClusterConfig before = current;
-    take(consumer.poll(Duration.ZERO));
+    take(reader.poll(Duration.ZERO));
     return current.equals(before) ? Optional.empty() : Optional.of(current);
   }
 
@@ -137,6 +118,6 @@ final class ClusterConfigReader implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+    reader.close();
   }
 }

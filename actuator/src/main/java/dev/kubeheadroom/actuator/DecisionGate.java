@@ -1,6 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Container;
@@ -78,7 +79,7 @@ final class DecisionGate {
       for (Container c : containers) {
         long request = c.getName().equals(t.name()) ? requestMilli(c) : 0;
         if (t.toMilli() < request) {
-          below.add(t.name() + " " + Cpu.milli(t.toMilli()) + " < request " + Cpu.milli(request));
+          below.add(t.name() + " " + CpuQuantity.formatMilli(t.toMilli()) + " < request " + CpuQuantity.formatMilli(request));
         }
       }
     }
@@ -91,7 +92,7 @@ final class DecisionGate {
       return 0;
     }
     Map<String, Quantity> requests = c.getResources().getRequests();
-    return Cpu.toMilli(requests.get("cpu"));
+    return CpuQuantity.milliOrZero(requests.get("cpu"));
   }
 
   private static Optional<Rejection> reject(Rule rule, String message) {

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.ops.PodEvents;
+import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,8 +38,8 @@ final class EventRecorder {
   static Optional<Content> content(PodWork work, OutcomeResult result, String message) {
     String change = fromTo(work);
     String context = String.format(Locale.ROOT, "(node factor %.2f, slack %s/%s cores)",
-        work.stats().factor(), Cpu.cores(work.stats().slackMilli()),
-        Cpu.cores(work.stats().allocatableMilli()));
+        work.stats().factor(), CpuQuantity.formatCores(work.stats().slackMilli()),
+        CpuQuantity.formatCores(work.stats().allocatableMilli()));
     return switch (result) {
       case APPLIED -> Optional.of(new Content(ADJUSTED, "Normal", change + " " + context));
       case DRY_RUN -> Optional.of(new Content(ADJUSTED, "Normal", "(dry-run) would adjust " + change + " " + context));
@@ -55,7 +56,7 @@ final class EventRecorder {
   /** {@code 1500m → 3000m}; a pod without a limit before shows {@code none}. */
   static String fromTo(PodWork work) {
     long from = work.change().fromMilli();
-    return (from == 0 ? "none" : Cpu.milli(from)) + " → " + Cpu.milli(work.change().targetMilli());
+    return (from == 0 ? "none" : CpuQuantity.formatMilli(from)) + " → " + CpuQuantity.formatMilli(work.change().targetMilli());
   }
 
   /** True when an event was written or none was due; false when the write failed. */

@@ -2,6 +2,7 @@ package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
 import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -167,12 +168,12 @@ final class ResizePatcher {
     List<Container> applied = new ArrayList<>();
     for (Container c : containers) {
       Long target = targets.remove(c.getName());
-      long limit = Cpu.toMilli(limit(c.getResources(), "cpu", true));
+      long limit = CpuQuantity.milliOrZero(limit(c.getResources(), "cpu", true));
       if (target != null) {
         changed.add(c.getName());
         atTarget[0] &= limit == target;
         applied.add(cpuLimit(c.getName(), target));
-      } else if (Cpu.toMilli(limit(c.getResources(), "cpu", false)) > 0 && limit > 0) {
+      } else if (CpuQuantity.milliOrZero(limit(c.getResources(), "cpu", false)) > 0 && limit > 0) {
         applied.add(cpuLimit(c.getName(), limit));
       }
     }
@@ -181,7 +182,7 @@ final class ResizePatcher {
 
   private static Container cpuLimit(String name, long milli) {
     return new ContainerBuilder().withName(name).withNewResources()
-        .addToLimits("cpu", new Quantity(Cpu.canonical(milli))).endResources().build();
+        .addToLimits("cpu", CpuQuantity.toQuantity(milli)).endResources().build();
   }
 
   private static Quantity limit(ResourceRequirements resources, String resource, boolean limits) {

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,13 +20,14 @@ import org.slf4j.LoggerFactory;
  * merge patch that touches only that annotation, guarded by the pod's uid. A failure is logged
  * and counted by the caller; it never changes the resize outcome.
  *
- * <p>The merge patch names no field manager: the API server double tracks field ownership per
- * object rather than per subresource, so an annotation owned by {@code headroom} would be
- * dropped by the next {@code pods/resize} apply of {@code headroom} (a real server keeps the two
- * apart).
+ * <p>Written as field manager {@code headroom}, like every Headroom write: an update entry in
+ * {@code managedFields}, apart from the apply entry of the resizes, so those neither own nor drop
+ * the annotation.
  */
 final class StatusAnnotator {
   private static final Logger LOG = LoggerFactory.getLogger(StatusAnnotator.class);
+  private static final PatchContext MERGE_PATCH = new PatchContext.Builder()
+      .withPatchType(PatchType.JSON_MERGE).withFieldManager(HeadroomKeys.FIELD_MANAGER).build();
 
   private final KubernetesClient client;
 
@@ -42,10 +44,10 @@ final class StatusAnnotator {
     static Status of(PodWork work) {
       return new Status(
           String.format(Locale.ROOT, "%.2f", work.stats().factor()),
-          Cpu.milli(work.stats().slackMilli()),
-          Cpu.milli(work.stats().managedRequestsMilli()),
+          CpuQuantity.formatMilli(work.stats().slackMilli()),
+          CpuQuantity.formatMilli(work.stats().managedRequestsMilli()),
           work.stats().nodePods(),
-          Cpu.milli(work.change().targetMilli()),
+          CpuQuantity.formatMilli(work.change().targetMilli()),
           work.policy(),
           work.dryRun(),
           work.at().toString());
@@ -68,7 +70,7 @@ final class StatusAnnotator {
         .endMetadata().build();
     try {
       client.pods().inNamespace(work.change().namespace()).resource(patch)
-          .patch(PatchContext.of(PatchType.JSON_MERGE));
+          .patch(MERGE_PATCH);
       return true;
     } catch (KubernetesClientException e) {
       LOG.warn("{}: cannot write the status annotation ({}): {}", work.describe(), e.getCode(),

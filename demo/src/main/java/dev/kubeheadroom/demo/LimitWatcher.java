@@ -3,7 +3,6 @@ package dev.kubeheadroom.demo;
 import dev.kubeheadroom.projection.CpuQuantity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -83,8 +82,7 @@ final class LimitWatcher implements AutoCloseable {
     if (c.getResources() == null || c.getResources().getLimits() == null) {
       return 0;
     }
-    Quantity q = c.getResources().getLimits().get("cpu");
-    return q == null ? 0 : CpuQuantity.tryParseMilli(q).orElse(0);
+    return CpuQuantity.milliOrZero(c.getResources().getLimits().get("cpu"));
   }
 
   List<LimitChange> changes() {

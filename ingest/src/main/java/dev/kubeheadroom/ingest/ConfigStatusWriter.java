@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.TopicReader;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -21,13 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,11 +36,11 @@ import org.slf4j.LoggerFactory;
  *   <li>observedGeneration and Ready come from {@link ConfigTracker#evaluation()}: True/Accepted,
  *       or False/Refused with the one-line reason while the last good config stays in force.
  *   <li>managedPods / managedNodes come from the event log: one thread reads the {@code decisions}
- *       topic (plain consumer, no group, every partition from the earliest retained offset,
+ *       topic ({@link TopicReader}: no group, every partition from the earliest retained offset,
  *       {@code read_committed}) and keeps each node's latest {@code stats().managedPods()}.
  *       Nothing is written before that read has caught up with the end of the topic as it was
  *       when reading began, so a new leader never reports a half-read count.
- *   <li>A JSON merge patch of the {@code status} subresource (field manager {@value #FIELD_MANAGER})
+ *   <li>A JSON merge patch of the {@code status} subresource (field manager {@value HeadroomKeys#FIELD_MANAGER})
  *       carrying only {@code status}; never the spec. At most one attempt per interval, and none
  *       while the status to write equals the one last written (or found on the object).
  *   <li>Failures (API or Kafka) are logged and counted
@@ -53,10 +49,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigStatusWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigStatusWriter.class);
-  public static final String FIELD_MANAGER = "headroom";
   private static final Duration POLL = Duration.ofMillis(500);
+  private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
   private static final PatchContext MERGE_PATCH = new PatchContext.Builder()
-      .withPatchType(PatchType.JSON_MERGE).withFieldManager(FIELD_MANAGER).build();
+      .withPatchType(PatchType.JSON_MERGE).withFieldManager(HeadroomKeys.FIELD_MANAGER).build();
 
   private final KubernetesClient client;
   private final Supplier<GenericKubernetesResource> cached;
@@ -70,8 +66,8 @@ public final class ConfigStatusWriter implements AutoCloseable {
 
   // Owned by the writer thread.
   private final ManagedPodCounts counts = new ManagedPodCounts();
-  private volatile KafkaConsumer<String, byte[]> consumer;
-  private Map<TopicPartition, Long> catchUpTo; // null: not assigned yet; empty: caught up
+  private volatile TopicReader reader;
+  private boolean caughtUp;
   private String knownUid; // the object lastWritten describes
   private ConfigStatus lastWritten; // what the object holds, as far as this writer knows
   private Instant lastAttempt;
@@ -101,14 +97,10 @@ public final class ConfigStatusWriter implements AutoCloseable {
   private void run() {
     Map<String, Object> config = new HashMap<>(KafkaSink.clientConfig(settings));
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, "headroom-config-status");
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(config, new StringDeserializer(),
-        new ByteArrayDeserializer())) {
-      consumer = c;
+    try (TopicReader r = new TopicReader(config, List.of(settings.topics().decisions()))) {
+      reader = r;
       while (stopping.getCount() > 0) {
-        step();
+        step(r);
       }
     } catch (RuntimeException e) {
       LOG.warn("HeadroomConfig({}) status writer stopped: {}", HeadroomKeys.CONFIG_NAME, e.toString());
@@ -116,19 +108,19 @@ public final class ConfigStatusWriter implements AutoCloseable {
   }
 
   /** One round: read what the decisions topic has, then write the status if it is due. */
-  private void step() {
+  private void step(TopicReader r) {
     try {
-      if (catchUpTo == null) {
-        assign();
+      if (!r.assigned()) {
+        if (!r.assign(METADATA_TIMEOUT)) {
+          pause(settings.kafkaRetryBackoff()); // the topic is not there (yet)
+        }
         return;
       }
-      for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+      for (ConsumerRecord<String, byte[]> record : r.poll(POLL)) {
         fold(record);
       }
-      if (!catchUpTo.isEmpty()) {
-        catchUpTo.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-      }
-      if (catchUpTo.isEmpty()) {
+      caughtUp = caughtUp || r.caughtUp(METADATA_TIMEOUT);
+      if (caughtUp) {
         writeIfDue();
       }
     } catch (WakeupException e) {
@@ -139,20 +131,6 @@ public final class ConfigStatusWriter implements AutoCloseable {
           settings.topics().decisions(), e.getMessage());
       pause(settings.kafkaRetryBackoff());
     }
-  }
-
-  private void assign() {
-    String topic = settings.topics().decisions();
-    List<PartitionInfo> partitions = consumer.partitionsFor(topic, POLL);
-    if (partitions == null || partitions.isEmpty()) {
-      pause(settings.kafkaRetryBackoff()); // the topic is not there (yet)
-      return;
-    }
-    List<TopicPartition> assigned = partitions.stream()
-        .map(p -> new TopicPartition(topic, p.partition())).toList();
-    consumer.assign(assigned);
-    consumer.seekToBeginning(assigned);
-    catchUpTo = new HashMap<>(consumer.endOffsets(assigned));
   }
 
   private void fold(ConsumerRecord<String, byte[]> record) {
@@ -225,9 +203,9 @@ public final class ConfigStatusWriter implements AutoCloseable {
   @Override
   public void close() {
     stopping.countDown();
-    KafkaConsumer<String, byte[]> c = consumer;
-    if (c != null) {
-      c.wakeup();
+    TopicReader r = reader;
+    if (r != null) {
+      r.wakeup();
     }
     try {
       thread.join(5_000);

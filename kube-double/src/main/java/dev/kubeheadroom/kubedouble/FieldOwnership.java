@@ -19,6 +19,11 @@ import java.util.stream.Collectors;
  * (3) removes leaves M applied before and omits now, unless another manager also owns them. Other
  * patches move the leaves they set to their manager.
  *
+ * <p>Owners are a manager and its operation, as {@code metadata.managedFields} entries are
+ * (k8s.io/apiserver pkg/endpoints/handlers/fieldmanager: an entry per manager, operation and API
+ * version): what a manager sets by an ordinary patch is its Update entry's, so its later applies
+ * neither conflict with nor remove those fields.
+ *
  * <p>Kept in memory per object uid; it is not written to {@code metadata.managedFields}, and the
  * manager that created an object owns nothing here (a real server records it as an owner too).
  */
@@ -27,22 +32,26 @@ final class FieldOwnership {
       Set.of("apiVersion", "kind", "metadata.name", "metadata.namespace", "metadata.uid",
           "metadata.resourceVersion");
 
-  private final Map<String, Map<String, Set<List<String>>>> owners = new ConcurrentHashMap<>();
+  private final Map<String, Map<Owner, Set<List<String>>>> owners = new ConcurrentHashMap<>();
+
+  /** A managedFields entry's identity: the manager, and whether it applied or updated. */
+  private record Owner(String manager, boolean applied) {}
 
   /**
    * Applies ownership rules to {@code merged} (the patched object) and returns the step that
    * records the new owners, to run once the write is accepted.
    */
   Runnable apply(String uid, String manager, boolean force, JsonNode applied, JsonNode current, ObjectNode merged) {
-    Map<String, Set<List<String>>> byManager = copy(owners.getOrDefault(uid, Map.of()));
+    Owner me = new Owner(manager, true);
+    Map<Owner, Set<List<String>>> byManager = copy(owners.getOrDefault(uid, Map.of()));
     Set<List<String>> leaves = leaves(applied);
     if (!force) {
       List<String> conflicts = new ArrayList<>();
       byManager.forEach((other, owned) -> {
-        if (!other.equals(manager)) {
+        if (!other.equals(me)) {
           owned.stream().filter(leaves::contains)
               .filter(leaf -> !at(current, leaf).equals(at(applied, leaf)))
-              .forEach(leaf -> conflicts.add("conflict with \"" + other + "\": " + render(leaf)));
+              .forEach(leaf -> conflicts.add("conflict with \"" + other.manager() + "\": " + render(leaf)));
         }
       });
       if (!conflicts.isEmpty()) {
@@ -52,33 +61,33 @@ final class FieldOwnership {
       }
     }
     byManager.forEach((other, owned) -> {
-      if (!other.equals(manager)) {
+      if (!other.equals(me)) {
         owned.removeAll(leaves);
       }
     });
-    Set<List<String>> dropped = new LinkedHashSet<>(byManager.getOrDefault(manager, Set.of()));
+    Set<List<String>> dropped = new LinkedHashSet<>(byManager.getOrDefault(me, Set.of()));
     dropped.removeAll(leaves);
     byManager.forEach((other, owned) -> {
-      if (!other.equals(manager)) {
+      if (!other.equals(me)) {
         dropped.removeAll(owned);
       }
     });
     dropped.forEach(leaf -> remove(merged, leaf));
-    byManager.put(manager, leaves);
+    byManager.put(me, leaves);
     return () -> owners.put(uid, byManager);
   }
 
   /** The step recording that a non-apply patch by {@code manager} set the leaves in {@code patch}. */
   Runnable update(String uid, String manager, JsonNode patch) {
-    Map<String, Set<List<String>>> byManager = copy(owners.getOrDefault(uid, Map.of()));
+    Map<Owner, Set<List<String>>> byManager = copy(owners.getOrDefault(uid, Map.of()));
     Set<List<String>> leaves = leaves(patch);
     byManager.forEach((other, owned) -> owned.removeAll(leaves));
-    byManager.computeIfAbsent(manager, k -> new LinkedHashSet<>()).addAll(leaves);
+    byManager.computeIfAbsent(new Owner(manager, false), k -> new LinkedHashSet<>()).addAll(leaves);
     return () -> owners.put(uid, byManager);
   }
 
-  private static Map<String, Set<List<String>>> copy(Map<String, Set<List<String>>> byManager) {
-    Map<String, Set<List<String>>> out = new HashMap<>();
+  private static Map<Owner, Set<List<String>>> copy(Map<Owner, Set<List<String>>> byManager) {
+    Map<Owner, Set<List<String>>> out = new HashMap<>();
     byManager.forEach((manager, owned) -> out.put(manager, new LinkedHashSet<>(owned)));
     return out;
   }

@@ -3,8 +3,12 @@ package dev.kubeheadroom.kubedouble;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 
-/** Resource quantities as the API server reads and stores them. */
+/**
+ * Resource quantities as the API server reads and stores them. Deliberately not the product's
+ * {@code CpuQuantity}: the double is the oracle that parser is tested against (DESIGN.md).
+ */
 final class Quantities {
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
 
@@ -13,6 +17,14 @@ final class Quantities {
   /** The amount in base units (cores, bytes); throws {@link IllegalArgumentException} if bad. */
   static BigDecimal amount(String quantity) {
     return Quantity.getAmountInBytes(new Quantity(quantity));
+  }
+
+  /**
+   * Whole millicores of an amount in cores, rounded up as apimachinery's {@code MilliValue()}
+   * (pkg/api/resource/quantity.go) rounds; null is 0.
+   */
+  static long cpuMilli(BigDecimal cores) {
+    return cores == null ? 0 : cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
   }
 
   static boolean isValid(String quantity) {

@@ -70,10 +70,10 @@ final class ResizeAdmission {
       return new Decision.Pending("Infeasible", "In-place resize of static-pods is not supported");
     }
     boolean requestsChanged = requestsChanged(pod, "cpu") || requestsChanged(pod, "memory");
-    long requested = milli(PodResources.requests(pod, false).get("cpu"));
+    long requested = Quantities.cpuMilli(PodResources.requests(pod, false).get("cpu"));
     Optional<Long> allocatable = node.map(n -> n.path("status").path("allocatable").path("cpu"))
         .filter(q -> q.isValueNode() && Quantities.isValid(q.asText()))
-        .map(q -> milli(Quantities.amount(q.asText())));
+        .map(q -> Quantities.cpuMilli(Quantities.amount(q.asText())));
     if (node.isPresent()) {
       if (QosClass.of(pod.path("spec")) == QosClass.Guaranteed && staticCpuManager(node.get())
           && requestsChanged(pod, "cpu")) {
@@ -127,7 +127,7 @@ final class ResizeAdmission {
       Map<String, BigDecimal> requests = status.has("allocatedResources")
           ? PodResources.amounts(status.path("allocatedResources"))
           : PodResources.amounts(container.path("resources").path("requests"));
-      total += milli(requests.get("cpu"));
+      total += Quantities.cpuMilli(requests.get("cpu"));
     }
     return total;
   }
@@ -141,9 +141,5 @@ final class ResizeAdmission {
   private static boolean terminal(JsonNode pod) {
     String phase = pod.path("status").path("phase").asText("");
     return phase.equals("Succeeded") || phase.equals("Failed");
-  }
-
-  private static long milli(BigDecimal cores) {
-    return cores == null ? 0 : cores.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
   }
 }

@@ -73,6 +73,25 @@ class PodMetadataPatchTest {
     assertThat(after.getMetadata().getAnnotations()).containsEntry(STATUS, "x");
   }
 
+  /**
+   * managedFields entries are per manager <em>and operation</em> (k8s.io/apiserver
+   * pkg/endpoints/handlers/fieldmanager, structured-merge-diff's manager set): what "headroom"
+   * merge-patched is its Update entry's, so its later apply on {@code pods/resize}, which omits the
+   * annotation, neither owns nor removes it.
+   */
+  @Test
+  void anAnnotationAManagerMergePatchedSurvivesItsLaterApply() {
+    // given: headroom merge-patched the status annotation under its own field manager
+    api.client().pods().inNamespace(NS).resource(burstable("web-1", "n1", "500m", "1")).create();
+    api.client().pods().inNamespace(NS).resource(annotationOnly("limit=2"))
+        .patch(new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("headroom").build());
+    // when: headroom applies a CPU limit on pods/resize
+    Pod after = api.client().pods().inNamespace(NS).resource(TestPods.cpuLimitOnly("web-1", "app", "2"))
+        .subresource("resize").patch(apply());
+    // then
+    assertThat(after.getMetadata().getAnnotations()).containsEntry(STATUS, "limit=2");
+  }
+
   @Test
   void aPodPatchThatChangesTheSpecIsRefused() {
     // Deviation: a real server accepts a few spec changes on pods (image, tolerations...);

@@ -13,7 +13,12 @@ import java.util.OptionalLong;
  * negative. One beyond a {@code long} of millicores is {@link Long#MAX_VALUE}: apimachinery's
  * {@code resource.Quantity} caps numbers larger than it can hold rather than refuse them, so the
  * API server stores such a pod, and Headroom must take it (as a request it cannot manage). {@link #format} gives the canonical form
- * Kubernetes itself prints ({@code 1500m}, {@code 2}), used in patches and events.
+ * Kubernetes itself prints ({@code 1500m}, {@code 2}), used in patches; {@link #formatMilli} and
+ * {@link #formatCores} are the forms Headroom's own annotation and event notes show.
+ *
+ * <p>The one CPU quantity type of the product: projection, webhook, actuator, preflight and the
+ * demo all read and write CPU through it (see DESIGN.md for why it lives here). The API double
+ * ({@code kube-double}) keeps its own quantity code on purpose: it stands in for the API server.
  */
 public final class CpuQuantity {
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
@@ -74,12 +79,30 @@ public final class CpuQuantity {
     return quantity == null ? OptionalLong.empty() : tryParseMilli(Quantities.text(quantity));
   }
 
+  /**
+   * Millicores of a CPU quantity read off an object the API server stored; 0 when it is missing or
+   * unreadable (which the API server would not have stored), so a caller never throws on it.
+   */
+  public static long milliOrZero(Quantity quantity) {
+    return tryParseMilli(quantity).orElse(0);
+  }
+
   /** The canonical string Kubernetes prints: whole cores as {@code "2"}, else {@code "1500m"}. */
   public static String format(long milli) {
     if (milli < 0) {
       throw new IllegalArgumentException("a CPU amount must not be negative, got " + milli + "m");
     }
     return milli % 1000 == 0 ? Long.toString(milli / 1000) : milli + "m";
+  }
+
+  /** Always millicores, as the status annotation and event notes show them: {@code 8000m}. */
+  public static String formatMilli(long milli) {
+    return milli + "m";
+  }
+
+  /** Cores without trailing zeros, as event notes show node totals: {@code 8}, {@code 8.5}. */
+  public static String formatCores(long milli) {
+    return BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
   }
 
   /** The same as a fabric8 quantity, for patches built with the fabric8 model. */

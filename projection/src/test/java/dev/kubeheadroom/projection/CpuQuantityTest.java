@@ -56,6 +56,33 @@ class CpuQuantityTest {
     assertThat(CpuQuantity.format(milli)).isEqualTo(text);
   }
 
+  @ParameterizedTest(name = "{0}m shows as \"{1}\" and \"{2}\"")
+  @CsvSource({"8000, 8000m, 8", "8500, 8500m, 8.5", "250, 250m, 0.25", "0, 0m, 0", "1, 1m, 0.001"})
+  void formatsHeadroomsOwnMillicoreAndCoreDisplays(long milli, String asMilli, String asCores) {
+    assertThat(CpuQuantity.formatMilli(milli)).isEqualTo(asMilli);
+    assertThat(CpuQuantity.formatCores(milli)).isEqualTo(asCores);
+  }
+
+  /**
+   * A quantity read off a stored object: rounded up as the API server rounds CPU, clamped past a
+   * long of millicores, and 0 (never an exception) when missing or unreadable (issue #12). These
+   * cases were the actuator's own conversion's, which this one replaced.
+   */
+  @ParameterizedTest(name = "{0} is {1}m")
+  @CsvSource({
+    "1500m, 1500", "2, 2000", "100u, 1", "9223372036854775807m, 9223372036854775807",
+    "9000000000000000, 9000000000000000000", "9223372036854776, 9223372036854775807",
+    "1e30, 9223372036854775807", "1E, 9223372036854775807", "abc, 0",
+  })
+  void readsAStoredQuantityRoundingUpAndClampingNeverThrowing(String quantity, long milli) {
+    assertThat(CpuQuantity.milliOrZero(new Quantity(quantity))).isEqualTo(milli);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aMissingQuantityIsZero() {
+    assertThat(CpuQuantity.milliOrZero(null)).isZero();
+  }
+
   @ParameterizedTest
   @CsvSource({"1.5, '', 1500", "250, m, 250", "1, e3, 1000000", "100, u, 1", "1, Ki, 1024000"})
   void parsesFabric8QuantitiesWhichSplitAmountAndFormat(String amount, String format, long milli) {

@@ -7,6 +7,7 @@ import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.TargetTrace;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -63,7 +64,7 @@ public record Explanation(
     List<Booker> bookers = new ArrayList<>();
     for (NodeDecider.PodView v : views.values()) {
       PodSnapshot p = v.entry().pod();
-      bookers.add(new Booker(p.namespace(), p.name(), v.input().requestMilli(), v.whyNot() == null, v.whyNot()));
+      bookers.add(new Booker(p.namespace(), p.name(), v.input().requestMilli(), v.whyNot() == null, wireName(v.whyNot())));
     }
     bookers.sort(Comparator.comparingLong(Booker::requestMilli).reversed()
         .thenComparing(Booker::namespace).thenComparing(Booker::name));
@@ -74,8 +75,12 @@ public record Explanation(
     var p = view.entry().pending();
     Pending inFlight = p == null ? null : new Pending(p.targetMilli(), p.at(), p.dryRun());
     return new Explanation(now, booking.node(), s.allocatableMilli(), bookers, s.slackMilli(),
-        s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), inFlight, view.whyNot(),
+        s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), inFlight, wireName(view.whyNot()),
         trace, decision, policy, lastDecision, lastOutcome);
+  }
+
+  private static String wireName(Ineligibility why) {
+    return why == null ? null : why.wireName();
   }
 
   /** The explanation for a person. */

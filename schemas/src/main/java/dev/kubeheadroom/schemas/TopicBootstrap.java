@@ -13,10 +13,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates missing topics and checks the layout every stage relies on: the node-keyed topics
@@ -102,46 +101,29 @@ public final class TopicBootstrap {
   }
 
   /**
-   * Refuses node-keyed topics with different partition counts, and waits until every topic is
-   * known to the broker and every partition has a leader (an idempotent producer that starts
-   * earlier can lose records).
+   * Waits until every topic is known to the broker and every partition has a leader that serves
+   * it ({@link TopicReadiness#awaitLeaders}: an idempotent producer that starts earlier can lose
+   * records), then refuses node-keyed topics with different partition counts.
    */
   static void checkPartitions(Admin admin, Topics topics, Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
     Instant deadline = Instant.now().plus(timeout);
     List<String> all = topics.all();
-    while (true) {
-      Map<String, TopicDescription> described;
-      try {
-        described = admin.describeTopics(all).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (ExecutionException e) {
-        // Right after createTopics the broker that answers may not know a new topic yet (its
-        // metadata lags the controller's): not an error until the deadline.
-        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || Instant.now().isAfter(deadline)) {
-          throw e;
-        }
-        Thread.sleep(50); // polling for metadata propagation; no event to wait on
-        continue;
-      }
-      Map<String, Integer> counts = new TreeMap<>();
-      for (String name : topics.nodeKeyed()) {
-        counts.put(name, described.get(name).partitions().size());
-      }
-      if (counts.values().stream().distinct().count() > 1) {
-        throw new LayoutException("node-keyed topics must share one partition count, found " + counts
-            + "; recreate them with the same count (or point --topic-prefix at a fresh set)");
-      }
-      boolean leaders = described.values().stream()
-          .flatMap(d -> d.partitions().stream())
-          .map(TopicPartitionInfo::leader)
-          .allMatch(l -> l != null && !l.isEmpty());
-      if (leaders) {
-        return;
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new TimeoutException("partitions without a leader");
-      }
-      Thread.sleep(50); // polling the broker for leader election; no event to wait on
+    try {
+      TopicReadiness.awaitLeaders(admin, all, timeout);
+    } catch (KafkaException e) {
+      throw new ExecutionException(e.getMessage(), e);
+    }
+    long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    Map<String, TopicDescription> described =
+        admin.describeTopics(topics.nodeKeyed()).allTopicNames().get(remaining, TimeUnit.MILLISECONDS);
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String name : topics.nodeKeyed()) {
+      counts.put(name, described.get(name).partitions().size());
+    }
+    if (counts.values().stream().distinct().count() > 1) {
+      throw new LayoutException("node-keyed topics must share one partition count, found " + counts
+          + "; recreate them with the same count (or point --topic-prefix at a fresh set)");
     }
   }
 }

@@ -1,6 +1,6 @@
 package dev.kubeheadroom.testkit;
 
-import dev.kubeheadroom.kafka.embedded.Topics;
+import dev.kubeheadroom.schemas.TopicReadiness;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -43,12 +43,12 @@ public interface KafkaBroker {
 
   /**
    * Creates the topics that do not exist yet and returns once every partition has a leader that
-   * serves it (producing earlier can lose records, see {@link Topics}).
+   * serves it (producing earlier can lose records, see {@link TopicReadiness}).
    */
   default void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
     try (Admin admin = admin()) {
-      Topics.createAndAwaitLeaders(
-          admin, Topics.specs(partitionsByName, topicConfigs), DEFAULT_TIMEOUT);
+      TopicReadiness.createAndAwaitLeaders(
+          admin, TopicReadiness.specs(partitionsByName, topicConfigs), DEFAULT_TIMEOUT);
     }
   }
 

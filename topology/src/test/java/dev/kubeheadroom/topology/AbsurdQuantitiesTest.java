@@ -68,7 +68,7 @@ class AbsurdQuantitiesTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple("web", 1_010L));
     assertThat(h.deadLetters()).isEmpty();
     assertThat(Eligibility.whyNot(new PodEntry(huge(), null, null, false),
-        node16(), managedNs("team-a"), enforcing(), TopologyHarness.T0)).isEqualTo("cpu-out-of-range");
+        node16(), managedNs("team-a"), enforcing(), TopologyHarness.T0)).isEqualTo(dev.kubeheadroom.schemas.Ineligibility.CPU_OUT_OF_RANGE);
     // when the absurd pod leaves
     h.send(new PodRemoved("uid-huge", "team-a", "huge", "n1"));
     h.settle();

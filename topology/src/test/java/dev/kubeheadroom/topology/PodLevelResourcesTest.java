@@ -58,6 +58,6 @@ class PodLevelResourcesTest {
     assertThat(ds.get(0).changes()).extracting(PodChange::name).containsExactly("web");
     assertThat(ds.get(0).stats().slackMilli()).isEqualTo(10_000);
     assertThat(Eligibility.whyNot(new PodEntry(boxed, null, null, false), node16(), managedNs("team-a"),
-        enforcing(), TopologyHarness.T0)).isEqualTo("pod-level-resources");
+        enforcing(), TopologyHarness.T0)).isEqualTo(dev.kubeheadroom.schemas.Ineligibility.POD_LEVEL_RESOURCES);
   }
 }

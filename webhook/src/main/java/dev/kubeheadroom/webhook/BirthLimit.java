@@ -288,13 +288,13 @@ public final class BirthLimit {
   /** The CPU limit in millicores; 0 when absent or unparseable. */
   private static long cpuLimit(Container c) {
     Map<String, Quantity> limits = limits(c);
-    return limits == null ? 0 : CpuQuantity.tryParseMilli(limits.get(CPU)).orElse(0);
+    return limits == null ? 0 : CpuQuantity.milliOrZero(limits.get(CPU));
   }
 
   /** The CPU request in millicores; 0 when absent or unparseable (such a container is skipped). */
   private static long request(Container c) {
     Map<String, Quantity> requests = c.getResources() == null ? null : c.getResources().getRequests();
-    return requests == null ? 0 : CpuQuantity.tryParseMilli(requests.get(CPU)).orElse(0);
+    return requests == null ? 0 : CpuQuantity.milliOrZero(requests.get(CPU));
   }
 
   private static boolean isEmpty(ResourceRequirements r) {

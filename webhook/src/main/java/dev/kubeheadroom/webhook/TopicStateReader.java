@@ -5,29 +5,23 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.schemas.TopicReader;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Feeds {@link AdmissionState} from the compacted {@code namespaces} and {@code config} topics: a
- * plain consumer with no group (assign every partition, seek to the beginning, keep polling), so
+ * {@link TopicReader} (no group, every partition from the beginning, kept polling), so
  * the webhook needs no RBAC to read namespaces and sees exactly what the topology sees.
  *
  * <p>At start (and again if the topics do not exist yet) it notes each partition's end offset;
@@ -47,19 +41,14 @@ final class TopicStateReader implements AutoCloseable {
   private final WebhookMetrics metrics;
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread thread;
-  private volatile KafkaConsumer<String, byte[]> consumer;
+  private volatile TopicReader reader;
 
   /** @param clientConfig bootstrap servers plus any client properties (SASL/SSL) */
   TopicStateReader(Map<String, Object> clientConfig, Topics topics, AdmissionState state,
       WebhookMetrics metrics) {
     this.consumerConfig = new HashMap<>(clientConfig);
-    consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
     consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG,
         consumerConfig.getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG, "headroom-webhook-state"));
-    consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerConfig.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
     this.topics = topics;
     this.state = state;
     this.metrics = metrics;
@@ -72,23 +61,20 @@ final class TopicStateReader implements AutoCloseable {
   }
 
   private void run() {
-    try (KafkaConsumer<String, byte[]> c =
-        new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer())) {
-      consumer = c;
-      Map<TopicPartition, Long> ends = null;
+    try (TopicReader r = new TopicReader(consumerConfig, topics.compacted())) {
+      reader = r;
       while (stop.getCount() > 0) {
         try {
-          if (ends == null) {
-            ends = assign(c);
-            if (ends == null) {
-              pause();
-              continue;
-            }
+          if (!r.assigned() && !r.assign(METADATA_TIMEOUT)) {
+            LOG.debug("Topics {} do not exist yet; the webhook admits pods unchanged meanwhile",
+                topics.compacted());
+            pause();
+            continue;
           }
-          for (ConsumerRecord<String, byte[]> r : c.poll(POLL)) {
-            apply(r);
+          for (ConsumerRecord<String, byte[]> record : r.poll(POLL)) {
+            apply(record);
           }
-          if (!state.warm() && caughtUp(c, ends)) {
+          if (!state.warm() && r.caughtUp(METADATA_TIMEOUT)) {
             state.markWarm();
             LOG.info("Webhook state is warm: {} namespace(s), config generation {}",
                 state.namespaceCount(), state.config().generation());
@@ -106,31 +92,6 @@ final class TopicStateReader implements AutoCloseable {
         LOG.error("The webhook state reader stopped; the webhook keeps answering with what it has", e);
       }
     }
-  }
-
-  /** Assigns both topics from the beginning; their end offsets now, or null if one is missing. */
-  private Map<TopicPartition, Long> assign(KafkaConsumer<String, byte[]> c) {
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : topics.compacted()) {
-      List<PartitionInfo> infos = c.partitionsFor(topic, METADATA_TIMEOUT);
-      if (infos == null || infos.isEmpty()) {
-        LOG.debug("Topic {} does not exist yet; the webhook admits pods unchanged meanwhile", topic);
-        return null;
-      }
-      infos.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-    }
-    c.assign(partitions);
-    c.seekToBeginning(partitions);
-    return c.endOffsets(partitions, METADATA_TIMEOUT);
-  }
-
-  private static boolean caughtUp(KafkaConsumer<String, byte[]> c, Map<TopicPartition, Long> ends) {
-    for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
-      if (c.position(e.getKey(), METADATA_TIMEOUT) < e.getValue()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private void apply(ConsumerRecord<String, byte[]> r) {
@@ -176,9 +137,9 @@ final class TopicStateReader implements AutoCloseable {
   @Override
   public void close() {
     stop.countDown();
-    KafkaConsumer<String, byte[]> c = consumer;
-    if (c != null) {
-      c.wakeup();
+    TopicReader r = reader;
+    if (r != null) {
+      r.wakeup();
     }
     try {
       thread.join(Duration.ofSeconds(10).toMillis());

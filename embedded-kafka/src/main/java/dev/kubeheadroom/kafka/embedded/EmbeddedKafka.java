@@ -1,5 +1,6 @@
 package dev.kubeheadroom.kafka.embedded;
 
+import dev.kubeheadroom.schemas.TopicReadiness;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -199,13 +200,13 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /**
    * Creates the topics that do not exist yet, all with the same configs, and waits (up to {@link
-   * Topics#DEFAULT_TIMEOUT}) until every partition has a leader that serves it, so producing right
+   * TopicReadiness#DEFAULT_TIMEOUT}) until every partition has a leader that serves it, so producing right
    * after this returns loses nothing. Existing topics are left as they are.
    */
   public void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
     try (Admin admin = admin()) {
-      Topics.createAndAwaitLeaders(
-          admin, Topics.specs(partitionsByName, topicConfigs), Topics.DEFAULT_TIMEOUT);
+      TopicReadiness.createAndAwaitLeaders(
+          admin, TopicReadiness.specs(partitionsByName, topicConfigs), TopicReadiness.DEFAULT_TIMEOUT);
     }
   }
 

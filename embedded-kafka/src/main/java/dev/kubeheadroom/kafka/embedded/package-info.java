@@ -3,7 +3,7 @@
  * run}, {@code headroom demo} and tests.
  *
  * <p>{@link dev.kubeheadroom.kafka.embedded.EmbeddedKafka} owns the broker's lifecycle and its data
- * directory; {@link dev.kubeheadroom.kafka.embedded.Topics} creates topics against any broker and
+ * directory; {@code dev.kubeheadroom.schemas.TopicReadiness} creates topics against any broker and
  * waits until every partition has a leader that serves requests. The broker listens on 127.0.0.1
  * only. What works here and why each setting exists: {@code docs/design/testing.md}, "A real
  * Kafka broker without Docker".

@@ -3,6 +3,7 @@ package dev.kubeheadroom.topology.booking;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -12,47 +13,47 @@ import java.time.Instant;
 public final class Eligibility {
   private Eligibility() {}
 
-  /** The first gate a pod fails, or null when it is managed. Names are stable (explain, tests). */
-  public static String whyNot(
+  /** The first gate a pod fails, or null when it is managed. */
+  public static Ineligibility whyNot(
       PodEntry entry, NodeSnapshot node, NamespaceInfo namespace, ClusterConfig config, Instant now) {
     PodSnapshot pod = entry.pod();
     if (pod.terminal()) {
-      return "terminal";
+      return Ineligibility.TERMINAL;
     }
     if (node == null || !node.resizable()) {
-      return "node-not-resizable";
+      return Ineligibility.NODE_NOT_RESIZABLE;
     }
     if (!config.manages(namespace)) {
-      return "namespace-not-managed";
+      return Ineligibility.NAMESPACE_NOT_MANAGED;
     }
     if (HeadroomKeys.UNMANAGED.equals(pod.mode())) {
-      return "pod-opted-out";
+      return Ineligibility.POD_OPTED_OUT;
     }
     if (pod.podLevelResources()) {
-      return "pod-level-resources"; // the API server refuses to resize such a pod (422)
+      return Ineligibility.POD_LEVEL_RESOURCES; // the API server refuses to resize such a pod (422)
     }
     if (!PodSnapshot.QOS_BURSTABLE.equals(pod.qosClass())) {
-      return "not-burstable";
+      return Ineligibility.NOT_BURSTABLE;
     }
     long request = pod.effectiveRequestMilli();
     if (request <= 0) {
-      return "no-cpu-request";
+      return Ineligibility.NO_CPU_REQUEST;
     }
     if (request == Long.MAX_VALUE) {
       // Requests summing past the 64-bit millicore range (the API server accepts each): no limit
       // Headroom could compute would keep every container at or above its request.
-      return "cpu-out-of-range";
+      return Ineligibility.CPU_OUT_OF_RANGE;
     }
     for (ContainerSnapshot c : pod.limitBearingContainers()) {
       if (c.cpuResizeRestarts()) {
-        return "resize-restarts-container";
+        return Ineligibility.RESIZE_RESTARTS_CONTAINER;
       }
     }
     if (pod.vpaControlsLimits()) {
-      return "vpa-controls-limits";
+      return Ineligibility.VPA_CONTROLS_LIMITS;
     }
     if (entry.inBackoff(now, config.backoffPeriod())) {
-      return "backoff";
+      return Ineligibility.BACKOFF;
     }
     return null;
   }

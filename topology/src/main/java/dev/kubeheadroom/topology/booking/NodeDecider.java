@@ -14,6 +14,7 @@ import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -39,7 +40,7 @@ public final class NodeDecider {
   private NodeDecider() {}
 
   /** The policy's view of one pod, with the containers it would split a target across. */
-  public record PodView(PodEntry entry, PodInput input, List<ContainerInput> containers, String whyNot) {}
+  public record PodView(PodEntry entry, PodInput input, List<ContainerInput> containers, Ineligibility whyNot) {}
 
   /** Decides one node at {@code now}; the returned step carries the decision if anything changes. */
   public static Step decide(
@@ -102,7 +103,7 @@ public final class NodeDecider {
     for (PodEntry entry : booking.pods().values()) {
       PodSnapshot pod = entry.pod();
       NamespaceInfo ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
-      String whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
+      Ineligibility whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
       Pending pending = usablePending(entry, config, now);
       List<ContainerInput> containers = new ArrayList<>();
       for (ContainerSnapshot c : pod.limitBearingContainers()) {

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.kafka.embedded;
+package dev.kubeheadroom.schemas;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,15 +34,18 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * OUT_OF_ORDER_SEQUENCE_NUMBER} until its delivery timeout, and those records are lost (a known
  * Kafka client bug; {@code docs/design/testing.md}). So a topic is ready only when every partition
  * has a leader <em>and</em> that leader answers a {@code ListOffsets} for it.
+ *
+ * <p>The one such wait: {@link TopicBootstrap} (every stage, in production) and the embedded
+ * broker and test kit all go through it.
  */
-public final class Topics {
+public final class TopicReadiness {
 
   /** Default bound on {@link #createAndAwaitLeaders} and {@link #awaitLeaders}. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   private static final long BACKOFF_MILLIS = 20;
 
-  private Topics() {}
+  private TopicReadiness() {}
 
   /**
    * Topic specs with the given partition counts, the broker's default replication factor and the
