@@ -180,6 +180,9 @@ containers:
       {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}
       - --actuator-group-id={{ include "kube-headroom.actuatorGroupId" $root }}
+      {{- with $v.actuator.maxDecisionAge }}
+      - --max-decision-age={{ . }}
+      {{- end }}
       {{- end }}
       {{- if .webhook }}
       - --webhook-port={{ int $v.webhook.port }}

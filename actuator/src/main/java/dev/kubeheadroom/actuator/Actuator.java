@@ -2,16 +2,18 @@ package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
 import dev.kubeheadroom.actuator.ResizePatcher.Attempt;
+import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.SchemaException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import dev.kubeheadroom.ops.HeadroomMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.nio.charset.StandardCharsets;
@@ -45,18 +47,12 @@ import org.slf4j.LoggerFactory;
  * (newest change per pod) → for each ready change whose node has a token in the
  * {@link RateBudget} (a node out of tokens is skipped, never waited on) → {@link DecisionGate}
  * ({@code rejected} unless the namespace is managed and the decision fresh) → {@link ResizePatcher}
- * (or, for a dry-run decision or under a dry-run config, only the pod checks) → {@link StatusAnnotator} → {@link
+ * (with the gate's pod checks; for a dry-run decision or under a dry-run config, only those) → {@link StatusAnnotator} → {@link
  * EventRecorder} → {@link OutcomePublisher}. After each round the outcomes are flushed and only
  * then are the offsets of fully handled records committed, so a crash re-reads every change
  * without an outcome (and a re-read change whose pod is already at its target is not patched
  * again). Transient API failures are retried per {@link RetryPolicy} without blocking the loop;
  * that is the only retry layer ({@link ActuatorClient}: each call is one HTTP request).
- *
- * <pre>{@code
- * try (Actuator actuator = Actuator.start(settings, kubeConfig, registry, Clock.systemUTC())) {
- *   ... actuator.ready() ...
- * }
- * }</pre>
  */
 public final class Actuator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Actuator.class);
@@ -294,14 +290,16 @@ public final class Actuator implements AutoCloseable {
       finish(work, OutcomeResult.REJECTED, rejection.get().message(), false);
       return true;
     }
+    LimitRangeCaps caps = config.namespace(work.change().namespace()).map(NamespaceInfo::limitRangeCaps)
+        .orElse(LimitRangeCaps.NONE);
     Verdict verdict;
     boolean patchSent;
     if (work.dryRun()) {
-      verdict = patcher.verify(work);
+      verdict = patcher.verify(work, caps);
       patchSent = false;
     } else {
       Timer.Sample sample = Timer.start();
-      Attempt attempt = patcher.resize(work);
+      Attempt attempt = patcher.resize(work, caps);
       if (attempt.patchSent()) {
         sample.stop(metrics.patch());
       }
@@ -311,12 +309,13 @@ public final class Actuator implements AutoCloseable {
     int tries = work.attempt() + 1;
     OutcomeResult result;
     String message;
-    if (verdict instanceof Verdict.Final f) {
+    if (verdict instanceof Verdict.Rejected r) {
+      metrics.rejected(r.rejection().rule()); // the checks that need the pod
+      result = OutcomeResult.REJECTED;
+      message = r.rejection().message();
+    } else if (verdict instanceof Verdict.Final f) {
       result = f.result();
       message = f.message();
-      if (result == OutcomeResult.REJECTED) {
-        metrics.rejected(DecisionGate.Rule.REQUEST); // the one check that needs the pod
-      }
     } else {
       Verdict.Transient t = (Verdict.Transient) verdict;
       if (settings.retry().allowsAnotherAfter(tries)) {

@@ -1,9 +1,11 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Objects;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -11,9 +13,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 /**
  * Everything the actuator is started with, parsed once by the launcher.
  *
- * @param bootstrapServers Kafka {@code bootstrap.servers}
- * @param clientProperties further Kafka client properties (SASL/SSL, tuning); they win over the
- *     actuator's own, except {@code enable.auto.commit} (always false) and the producer's
+ * <p>Built with {@link #builder}: every setting but Kafka and the topics has a default.
+ *
+ * @param kafka Kafka's address and client properties (SASL/SSL, tuning); the properties win over
+ *     the actuator's own, except {@code enable.auto.commit} (always false) and the producer's
  *     idempotence and {@code acks=all}
  * @param topics topic names (decisions in, outcomes out, config read, dead letters out)
  * @param groupId the consumer group on {@code decisions} (default {@code <topic prefix>actuator}, see
@@ -24,12 +27,12 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * @param configTimeout how long start-up waits to read the config topic to its end (default 30 s)
  * @param configView applied to every config read, e.g. {@code c -> c.speedUp(k)} for the demo
  * @param maxDecisionAge a decision computed longer ago than this (by its {@code computedAt}) is
- *     {@code rejected}, never applied (default 10 minutes); the
- *     topology re-decides a pod whose outcome it sees, so a stale target is never needed
+ *     {@code rejected}, never applied (default {@link #DEFAULT_MAX_DECISION_AGE}; flag
+ *     {@code --max-decision-age}); the topology re-decides a pod whose outcome it sees, so a stale
+ *     target is never needed
  */
 public record ActuatorSettings(
-    String bootstrapServers,
-    Map<String, String> clientProperties,
+    KafkaClientSettings kafka,
     Topics topics,
     String groupId,
     RetryPolicy retry,
@@ -43,10 +46,7 @@ public record ActuatorSettings(
   public static final Duration DEFAULT_MAX_DECISION_AGE = Duration.ofMinutes(10);
 
   public ActuatorSettings {
-    if (bootstrapServers == null || bootstrapServers.isBlank()) {
-      throw new IllegalArgumentException("bootstrapServers is required");
-    }
-    clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+    Objects.requireNonNull(kafka, "kafka");
     topics = topics == null ? Topics.defaults() : topics;
     groupId = groupId == null || groupId.isBlank() ? defaultGroupId(topics) : groupId;
     retry = retry == null ? RetryPolicy.DEFAULT : retry;
@@ -59,14 +59,6 @@ public record ActuatorSettings(
     }
   }
 
-  /** As the canonical constructor, with the default {@code maxDecisionAge}. */
-  public ActuatorSettings(String bootstrapServers, Map<String, String> clientProperties,
-      Topics topics, String groupId, RetryPolicy retry, String instance, Duration configTimeout,
-      UnaryOperator<ClusterConfig> configView) {
-    this(bootstrapServers, clientProperties, topics, groupId, retry, instance, configTimeout,
-        configView, null);
-  }
-
   /**
    * {@code <topic prefix>actuator}: two pipelines with different topic prefixes on one Kafka never
    * share a consumer group (the Helm chart derives the same name).
@@ -75,34 +67,102 @@ public record ActuatorSettings(
     return topics.prefix() + "actuator";
   }
 
-  /** Defaults for everything but Kafka's address and the topic names. */
-  public static ActuatorSettings defaults(String bootstrapServers, Topics topics) {
-    return new ActuatorSettings(bootstrapServers, Map.of(), topics, null, null, null, null, null, null);
+  /** Settings for Kafka and these topics; every other setting starts at its default. */
+  public static Builder builder(KafkaClientSettings kafka, Topics topics) {
+    return new Builder(kafka, topics);
+  }
+
+  /** Defaults for everything but Kafka and the topic names. */
+  public static ActuatorSettings defaults(KafkaClientSettings kafka, Topics topics) {
+    return builder(kafka, topics).build();
+  }
+
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(kafka, topics).groupId(groupId).retry(retry).instance(instance)
+        .configTimeout(configTimeout).configView(configView).maxDecisionAge(maxDecisionAge);
   }
 
   public ActuatorSettings withGroupId(String value) {
-    return new ActuatorSettings(bootstrapServers, clientProperties, topics, value, retry, instance,
-        configTimeout, configView, maxDecisionAge);
+    return toBuilder().groupId(value).build();
   }
 
   public ActuatorSettings withRetry(RetryPolicy value) {
-    return new ActuatorSettings(bootstrapServers, clientProperties, topics, groupId, value, instance,
-        configTimeout, configView, maxDecisionAge);
+    return toBuilder().retry(value).build();
   }
 
   public ActuatorSettings withConfigView(UnaryOperator<ClusterConfig> value) {
-    return new ActuatorSettings(bootstrapServers, clientProperties, topics, groupId, retry, instance,
-        configTimeout, value, maxDecisionAge);
+    return toBuilder().configView(value).build();
   }
 
   public ActuatorSettings withInstance(String value) {
-    return new ActuatorSettings(bootstrapServers, clientProperties, topics, groupId, retry, value,
-        configTimeout, configView, maxDecisionAge);
+    return toBuilder().instance(value).build();
   }
 
   public ActuatorSettings withMaxDecisionAge(Duration value) {
-    return new ActuatorSettings(bootstrapServers, clientProperties, topics, groupId, retry, instance,
-        configTimeout, configView, value);
+    return toBuilder().maxDecisionAge(value).build();
+  }
+
+  /** Kafka {@code bootstrap.servers}. */
+  public String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  /** The Kafka client properties beyond {@code bootstrap.servers}. */
+  public Map<String, String> clientProperties() {
+    return kafka.properties();
+  }
+
+  /** Named settings in place of positional nulls; a null or blank value keeps the default. */
+  public static final class Builder {
+    private final KafkaClientSettings kafka;
+    private final Topics topics;
+    private String groupId;
+    private RetryPolicy retry;
+    private String instance;
+    private Duration configTimeout;
+    private UnaryOperator<ClusterConfig> configView;
+    private Duration maxDecisionAge;
+
+    private Builder(KafkaClientSettings kafka, Topics topics) {
+      this.kafka = kafka;
+      this.topics = topics;
+    }
+
+    public Builder groupId(String value) {
+      groupId = value;
+      return this;
+    }
+
+    public Builder retry(RetryPolicy value) {
+      retry = value;
+      return this;
+    }
+
+    public Builder instance(String value) {
+      instance = value;
+      return this;
+    }
+
+    public Builder configTimeout(Duration value) {
+      configTimeout = value;
+      return this;
+    }
+
+    public Builder configView(UnaryOperator<ClusterConfig> value) {
+      configView = value;
+      return this;
+    }
+
+    public Builder maxDecisionAge(Duration value) {
+      maxDecisionAge = value;
+      return this;
+    }
+
+    public ActuatorSettings build() {
+      return new ActuatorSettings(kafka, topics, groupId, retry, instance, configTimeout, configView,
+          maxDecisionAge);
+    }
   }
 
   /** The decisions consumer's properties: manual commits, read_committed, a new group at the end. */
@@ -122,6 +182,6 @@ public record ActuatorSettings(
 
   /** The client properties every Kafka client of the actuator starts from. */
   Map<String, Object> common() {
-    return Map.of("bootstrap.servers", bootstrapServers);
+    return Map.of("bootstrap.servers", kafka.bootstrapServers());
   }
 }

@@ -2,6 +2,7 @@ package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.projection.CpuQuantity;
+import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Container;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +27,11 @@ import java.util.Optional;
  *   <li>{@link Rule#AGE}: the decision was computed at most {@code maxDecisionAge} ago
  *   <li>{@link Rule#REQUEST}: no container's target is below its CPU request (the API server
  *       would refuse it too, but the request tells a forged or broken decision)
+ *   <li>{@link Rule#LIMIT_RANGE}: no target exceeds what the namespace's LimitRanges allow (a
+ *       container's {@code max.cpu} and {@code maxLimitRequestRatio.cpu}, the pod's
+ *       {@code max.cpu} over its containers' limits), read as {@link LimitRangeCaps} from the
+ *       {@code namespaces} topic: the caps ingest projects from the LimitRanges
+ *       ({@code projection.LimitRangeCpu}), the ones the policy itself keeps targets within
  * </ul>
  */
 final class DecisionGate {
@@ -32,7 +39,7 @@ final class DecisionGate {
 
   /** Which check failed; its tag value on {@code headroom.actuator.rejected}. */
   enum Rule {
-    NAMESPACE("namespace"), AGE("age"), REQUEST("request");
+    NAMESPACE("namespace"), AGE("age"), REQUEST("request"), LIMIT_RANGE("limitrange");
 
     private final String tag;
 
@@ -68,12 +75,15 @@ final class DecisionGate {
     return Optional.empty();
   }
 
+  /** The checks against the pod as read: {@link Rule#REQUEST}, then {@link Rule#LIMIT_RANGE}. */
+  static Optional<Rejection> checkPod(PodWork work, Pod pod, LimitRangeCaps caps) {
+    Optional<Rejection> below = belowRequest(work, pod);
+    return below.isPresent() ? below : outsideLimitRange(work, pod, caps);
+  }
+
   /** The target ≥ request check against the pod as read; containers not found are not judged here. */
   static Optional<Rejection> belowRequest(PodWork work, Pod pod) {
-    List<Container> containers = new ArrayList<>(pod.getSpec().getContainers());
-    if (pod.getSpec().getInitContainers() != null) {
-      containers.addAll(pod.getSpec().getInitContainers());
-    }
+    List<Container> containers = containers(pod, true);
     List<String> below = new ArrayList<>();
     for (ContainerTarget t : work.change().containers()) {
       for (Container c : containers) {
@@ -85,6 +95,60 @@ final class DecisionGate {
     }
     return below.isEmpty() ? Optional.empty()
         : reject(Rule.REQUEST, "target below the CPU request: " + String.join(", ", below));
+  }
+
+  /**
+   * The LimitRange check against the pod as read: each target within its container's cap (max
+   * and ratio to the request, {@link LimitRangeCaps#containerCapMilli}), and the pod's limits —
+   * targets where the decision sets them, the current limit elsewhere — within the pod max. The
+   * pod sum covers regular containers and sidecars (restartable init containers), whose limits
+   * run side by side; a pod with a container without a CPU limit is not summed (LimitRanger
+   * would not have admitted it under a pod max).
+   */
+  static Optional<Rejection> outsideLimitRange(PodWork work, Pod pod, LimitRangeCaps caps) {
+    if (caps.equals(LimitRangeCaps.NONE)) {
+      return Optional.empty();
+    }
+    Map<String, Long> targets = new HashMap<>();
+    work.change().containers().forEach(t -> targets.put(t.name(), t.toMilli()));
+    List<String> over = new ArrayList<>();
+    long podSum = 0;
+    boolean summable = true;
+    for (Container c : containers(pod, false)) {
+      Long target = targets.get(c.getName());
+      if (target != null) {
+        long cap = caps.containerCapMilli(requestMilli(c));
+        if (cap > 0 && target > cap) {
+          over.add(c.getName() + " " + Cpu.milli(target) + " > LimitRange cap " + Cpu.milli(cap));
+        }
+      }
+      long limit = target != null ? target : limitMilli(c);
+      summable &= limit > 0;
+      podSum = Long.MAX_VALUE - podSum < limit ? Long.MAX_VALUE : podSum + limit; // quantities may be huge
+    }
+    if (caps.podMaxMilli() > 0 && summable && podSum > caps.podMaxMilli()) {
+      over.add("pod " + Cpu.milli(podSum) + " > LimitRange pod max " + Cpu.milli(caps.podMaxMilli()));
+    }
+    return over.isEmpty() ? Optional.empty()
+        : reject(Rule.LIMIT_RANGE, "target above the namespace's LimitRange: " + String.join(", ", over));
+  }
+
+  /** Regular containers, then init containers: all of them, or only the sidecars among them. */
+  private static List<Container> containers(Pod pod, boolean everyInit) {
+    List<Container> containers = new ArrayList<>(pod.getSpec().getContainers());
+    if (pod.getSpec().getInitContainers() != null) {
+      pod.getSpec().getInitContainers().stream()
+          .filter(c -> everyInit || "Always".equals(c.getRestartPolicy()))
+          .forEach(containers::add);
+    }
+    return containers;
+  }
+
+  private static long limitMilli(Container c) {
+    if (c.getResources() == null || c.getResources().getLimits() == null) {
+      return 0;
+    }
+    return Cpu.toMilli(c.getResources().getLimits().get("cpu"));
   }
 
   private static long requestMilli(Container c) {

@@ -26,6 +26,9 @@ final class OutcomeClassifier {
     /** The try is over with this result. */
     record Final(OutcomeResult result, String message) implements Verdict {}
 
+    /** The decision failed a {@link DecisionGate} check against the pod: {@code rejected}. */
+    record Rejected(DecisionGate.Rejection rejection) implements Verdict {}
+
     /**
      * Transient: the same try may be repeated, not before {@code retryAfter} if the server asked
      * (ZERO when it did not).

@@ -3,6 +3,7 @@ package dev.kubeheadroom.actuator;
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.projection.CpuQuantity;
+import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -23,8 +24,9 @@ import java.util.Objects;
 
 /**
  * One resize try (docs/design/headroom-design.txt §9.4): read the pod, refuse a pod whose uid differs from the decision's
- * (a replacement with the same name is {@code gone}, never patched) and a target below a
- * container's CPU request ({@code rejected}, {@link DecisionGate#belowRequest}), then server-side apply on
+ * (a replacement with the same name is {@code gone}, never patched), and a target below a
+ * container's CPU request or above the namespace's LimitRange caps ({@code rejected},
+ * {@link DecisionGate#checkPod}), then server-side apply on
  * {@code pods/resize} as field manager {@code headroom} carrying only
  * {@code spec.containers[*].resources.limits.cpu}.
  *
@@ -54,24 +56,25 @@ final class ResizePatcher {
   record Attempt(Verdict verdict, boolean patchSent) {}
 
   /** Reads the pod and checks it is the one the decision named; an ended verdict if not. */
-  Verdict verify(PodWork work) {
+  Verdict verify(PodWork work, LimitRangeCaps caps) {
     try {
       Pod pod = read(work);
-      Verdict refused = refusal(work, pod);
+      Verdict refused = refusal(work, pod, caps);
       return refused != null ? refused : new Verdict.Final(OutcomeResult.DRY_RUN, "");
     } catch (KubernetesClientException e) {
       return classify(e);
     }
   }
 
-  Attempt resize(PodWork work) {
+  /** One resize try; {@code caps}: the pod's namespace's LimitRange caps, as ingest published them. */
+  Attempt resize(PodWork work, LimitRangeCaps caps) {
     Pod pod;
     try {
       pod = read(work);
     } catch (KubernetesClientException e) {
       return new Attempt(classify(e), false);
     }
-    Verdict refused = refusal(work, pod);
+    Verdict refused = refusal(work, pod, caps);
     if (refused != null) {
       return new Attempt(refused, false);
     }
@@ -100,14 +103,13 @@ final class ResizePatcher {
     return client.pods().inNamespace(work.change().namespace()).withName(work.change().name()).get();
   }
 
-  /** {@code gone} unless it is the pod the decision named, then {@code rejected} below its request. */
-  private static Verdict refusal(PodWork work, Pod pod) {
+  /** {@code gone} unless it is the pod the decision named, then the gate's pod checks. */
+  private static Verdict refusal(PodWork work, Pod pod, LimitRangeCaps caps) {
     Verdict gone = goneUnlessSame(work, pod);
     if (gone != null) {
       return gone;
     }
-    return DecisionGate.belowRequest(work, pod)
-        .map(r -> (Verdict) new Verdict.Final(OutcomeResult.REJECTED, r.message())).orElse(null);
+    return DecisionGate.checkPod(work, pod, caps).map(r -> (Verdict) new Verdict.Rejected(r)).orElse(null);
   }
 
   private static Verdict goneUnlessSame(PodWork work, Pod pod) {

@@ -95,7 +95,7 @@ class ActuatorClientTest {
     PodChange change = change("u1", "ns", "web", 1000, 2000);
     PodWork work = PodWork.of(1, decision("n1", false, change), change, new TopicPartition("d", 0), 0);
 
-    ResizePatcher.Attempt attempt = new ResizePatcher(client).resize(work);
+    ResizePatcher.Attempt attempt = new ResizePatcher(client).resize(work, dev.kubeheadroom.policy.LimitRangeCaps.NONE);
 
     assertThat(attempt.patchSent()).isFalse();
     assertThat(attempt.verdict()).isInstanceOfSatisfying(Verdict.Transient.class,

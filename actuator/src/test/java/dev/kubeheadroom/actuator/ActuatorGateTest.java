@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
@@ -190,12 +192,30 @@ class ActuatorGateTest {
   }
 
   @Test
+  void aTargetAboveTheNamespacesLimitRangeIsRejected() {
+    // given a namespace whose LimitRanges cap a container at 2 CPUs (as ingest publishes them)
+    h.namespace(new NamespaceInfo(NS, Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED),
+        new LimitRangeCaps(2000, 0, 0)));
+    Pod pod = h.pod("web-1", "n1", "app=750m/1500m");
+    h.start();
+    // when a decision would limit it to 2001m
+    h.produce(decision("n1", false, change(uid(pod), NS, "web-1", 1500, 2001)));
+    // then it is rejected without a resize request (LimitRanger would refuse it with a 403)
+    ResizeOutcome outcome = onlyOutcome();
+    assertThat(outcome.result()).isEqualTo(OutcomeResult.REJECTED);
+    assertThat(outcome.message()).isEqualTo("target above the namespace's LimitRange: app 2001m > LimitRange cap 2000m");
+    assertThat(h.api.requests().count(RequestMatcher.resize())).isZero();
+    assertThat(h.cpuLimit("web-1", 0)).isEqualTo("1500m");
+    assertThat(rejected("limitrange")).isEqualTo(1.0);
+  }
+
+  @Test
   void aNewGroupStartsFromTheLatestOffsetsNotTheBacklog() {
     // given an old decision queued before the group existed
     Pod old = h.pod("old", "n1", "app=750m/1500m");
     Pod fresh = h.pod("fresh", "n1", "app=750m/1500m");
     h.produce(decision("n1", false, change(uid(old), NS, "old", 1500, 3000)));
-    ActuatorSettings production = ActuatorSettings.defaults(h.kafka.bootstrapServers(), h.topics)
+    ActuatorSettings production = ActuatorSettings.defaults(KafkaClientSettings.of(h.kafka.bootstrapServers()), h.topics)
         .withGroupId(h.groupId).withInstance("actuator-test");
     assertThat(production.decisionsConsumer()).containsEntry("auto.offset.reset", "latest");
     h.start(production);

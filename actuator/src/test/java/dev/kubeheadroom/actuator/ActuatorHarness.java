@@ -7,6 +7,7 @@ import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
@@ -74,8 +75,8 @@ final class ActuatorHarness implements AutoCloseable {
    * ActuatorGateTest), so a test may queue a batch of decisions before the first start.
    */
   ActuatorSettings settings() {
-    return new ActuatorSettings(kafka.bootstrapServers(), Map.of("auto.offset.reset", "earliest"),
-        topics, groupId, null, "actuator-test", null, null);
+    return ActuatorSettings.builder(new KafkaClientSettings(kafka.bootstrapServers(),
+        Map.of("auto.offset.reset", "earliest")), topics).groupId(groupId).instance("actuator-test").build();
   }
 
   void namespace(NamespaceInfo info) {

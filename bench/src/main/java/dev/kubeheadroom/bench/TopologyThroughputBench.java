@@ -10,6 +10,7 @@ import dev.kubeheadroom.scenarios.ScenarioEvent;
 import dev.kubeheadroom.scenarios.SyntheticScenario;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -322,7 +323,7 @@ public final class TopologyThroughputBench {
       }
     };
     TopologyRunner runner = TopologyRunner.start(
-        new TopologyRunner.Options(appId, kafka.bootstrapServers(), stateDir, Map.of()),
+        new TopologyRunner.Options(appId, KafkaClientSettings.of(kafka.bootstrapServers()), stateDir),
         TopologySettings.defaults(topics), counting);
     try {
       if (!runner.awaitRunning(Duration.ofMinutes(2))) {

@@ -1,29 +1,20 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
-import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code headroom actuator}: decisions → rate-limited resize patches, annotations, events, outcomes. */
 @Command(name = "actuator", mixinStandardHelpOptions = true,
     description = "Runs the actuator stage: applies decisions with server-side apply on pods/resize.")
-public final class ActuatorCommand implements Callable<Integer> {
-  @Mixin KafkaOptions kafka;
-  @Mixin TopicOptions topicOptions;
+public final class ActuatorCommand extends StageCommand {
   @Mixin KubeOptions kube;
-  @Mixin OpsOptions ops;
-
-  @Mixin ActuatorStage stage;
+  @Mixin ActuatorOptions stage;
 
   @Override
-  public Integer call() throws Exception {
-    try (StageRuntime runtime = StageRuntime.start(ops)) {
-      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
-      Topics topics = topicOptions.prepare(connection);
-      stage.start(runtime, connection, topics, kube.config(), UnaryOperator.identity());
-      return runtime.runUntilStopped();
-    }
+  List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
+    return List.of(stage.spec(connection, topics, kube.config()));
   }
 }

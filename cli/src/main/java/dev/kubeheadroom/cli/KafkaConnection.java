@@ -1,9 +1,8 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
-import java.util.HashMap;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import java.util.Map;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -21,15 +20,18 @@ record KafkaConnection(String bootstrapServers, Map<String, String> clientProper
     this(bootstrapServers, clientProperties, embedded, null);
   }
 
+  /** The settings every stage's Kafka clients start from. */
+  KafkaClientSettings client() {
+    return new KafkaClientSettings(bootstrapServers, clientProperties);
+  }
+
   boolean isEmbedded() {
     return embedded != null;
   }
 
   /** Bootstrap servers plus the client properties, for any Kafka client. */
   Map<String, Object> clientConfig() {
-    Map<String, Object> config = new HashMap<>(clientProperties);
-    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    return config;
+    return client().clientConfig();
   }
 
   Admin admin() {

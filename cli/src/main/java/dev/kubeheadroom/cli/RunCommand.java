@@ -1,10 +1,10 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.pipeline.RestartPolicy;
+import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
-import dev.kubeheadroom.topology.TopologySettings;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -15,30 +15,34 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = {"Runs all stages in one process (ingest, topology, actuator; the webhook with --webhook-cert-dir).",
-        "Without --kafka-bootstrap-servers, Kafka runs embedded with its data under --data-dir."})
-public final class RunCommand implements Callable<Integer> {
-  @Mixin KafkaOptions kafka;
-  @Mixin TopicOptions topicOptions;
+        "Without --kafka-bootstrap-servers, Kafka runs embedded with its data under --data-dir.",
+        "A stage that fails is restarted in-process (1 s backoff, doubling to 30 s); the sixth failure",
+        "within 10 minutes ends the process (exit 1)."})
+public final class RunCommand extends StageCommand {
   @Mixin KubeOptions kube;
-  @Mixin OpsOptions ops;
-  @Mixin TopologyStage topology;
-  @Mixin IngestStage ingest;
-  @Mixin ActuatorStage actuator;
-  @Mixin WebhookStage webhook;
+  @Mixin TopologyOptions topology;
+  @Mixin IngestOptions ingest;
+  @Mixin ActuatorOptions actuator;
+  @Mixin WebhookOptions webhook;
 
   @Override
-  public Integer call() throws Exception {
-    try (StageRuntime runtime = StageRuntime.start(ops)) {
-      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
-      Topics topics = topicOptions.prepare(connection);
-      KubernetesClient client = runtime.own(kube.client());
-      topology.start(runtime, connection, topics, TopologySettings.defaults(topics));
-      actuator.start(runtime, connection, topics, kube.config(), UnaryOperator.identity());
-      ingest.start(runtime, connection, topics, client);
-      if (webhook.certDir != null) {
-        webhook.start(runtime, connection, topics);
-      }
-      return runtime.runUntilStopped();
+  List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
+    List<StageSpec> stages = new ArrayList<>(List.of(topology.spec(connection, topics),
+        actuator.spec(connection, topics, kube.config()),
+        ingest.spec(connection, topics, runtime.own(kube.client()))));
+    if (webhook.certDir != null) {
+      stages.add(webhook.spec(connection, topics));
     }
+    return stages;
+  }
+
+  /**
+   * In-process restarts: this process also holds the other stages and, without
+   * {@code --kafka-bootstrap-servers}, the embedded broker; exiting for one stage would stop them
+   * all (and admission with them). A stage that keeps failing still ends the process.
+   */
+  @Override
+  RestartPolicy restartPolicy() {
+    return RestartPolicy.IN_PROCESS;
   }
 }

@@ -5,12 +5,14 @@ import dev.kubeheadroom.ops.MeterBinders;
 import dev.kubeheadroom.ops.OpsServer;
 import dev.kubeheadroom.ops.Readiness;
 import dev.kubeheadroom.ops.TlsMaterialException;
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.StageContext;
+import dev.kubeheadroom.pipeline.StageFailure;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What every long-running stage command shares: the metrics registry and Headroom's meters, the
  * readiness checks and the ops server, the resources to close in reverse order, and the wait
- * until a signal or a stage failure ends the process.
+ * until a signal ends the process, or its {@link Pipeline} gives up on a failed stage.
  */
 final class StageRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StageRuntime.class);
@@ -30,8 +32,8 @@ final class StageRuntime implements AutoCloseable {
   final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
   final HeadroomMetrics metrics = new HeadroomMetrics(registry);
   final Readiness readiness = new Readiness();
+  final StageContext context = new StageContext(registry, metrics, Clock.systemUTC());
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-  private final Map<String, Supplier<Optional<Throwable>>> failures = new LinkedHashMap<>();
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch closed = new CountDownLatch(1);
   private OpsServer server;
@@ -69,16 +71,20 @@ final class StageRuntime implements AutoCloseable {
     return resource;
   }
 
-  /** A stage whose failure ends the process (exit code 1). */
-  void watch(String stage, Supplier<Optional<Throwable>> failure) {
-    failures.put(stage, failure);
-  }
-
   /**
-   * Blocks until SIGTERM/SIGINT (exit 0) or a watched stage fails (exit 1), then closes
+   * Runs {@code pipeline} (owned from here on): each stage is a readiness check, and its
+   * failures are handled by the pipeline's {@link dev.kubeheadroom.pipeline.RestartPolicy}. Blocks
+   * until SIGTERM/SIGINT (exit 0) or the pipeline gives up on a stage (exit 1), then closes
    * everything in reverse order of start.
    */
-  int runUntilStopped() {
+  int run(Pipeline pipeline) {
+    own(pipeline);
+    pipeline.names().forEach(name -> readiness.add(name, () -> pipeline.ready(name)));
+    return runUntilStopped(pipeline::supervise);
+  }
+
+  /** As {@link #run}, with {@code supervise} telling when to give up (exit 1). */
+  int runUntilStopped(Supplier<Optional<StageFailure>> supervise) {
     readiness.remove(STARTING);
     Thread hook = new Thread(() -> {
       stopRequested.countDown();
@@ -93,9 +99,9 @@ final class StageRuntime implements AutoCloseable {
     boolean interrupted = false;
     try {
       while (!stopRequested.await(FAILURE_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
-        Optional<Map.Entry<String, Throwable>> failed = failed();
+        Optional<StageFailure> failed = supervise.get();
         if (failed.isPresent()) {
-          LOG.error("Stage {} failed; stopping", failed.get().getKey(), failed.get().getValue());
+          LOG.error("Giving up on stage {}; stopping (exit 1)", failed.get().stage()); // the pipeline logged why
           code = 1;
           break;
         }
@@ -116,16 +122,6 @@ final class StageRuntime implements AutoCloseable {
       }
     }
     return code;
-  }
-
-  private Optional<Map.Entry<String, Throwable>> failed() {
-    for (Map.Entry<String, Supplier<Optional<Throwable>>> e : failures.entrySet()) {
-      Optional<Throwable> t = e.getValue().get();
-      if (t.isPresent()) {
-        return Optional.of(Map.entry(e.getKey(), t.get()));
-      }
-    }
-    return Optional.empty();
   }
 
   @Override

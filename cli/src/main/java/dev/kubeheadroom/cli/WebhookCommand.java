@@ -1,27 +1,19 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code headroom webhook}: the mutating admission webhook seeding birth limits (docs/design/headroom-design.txt §6.5). */
 @Command(name = "webhook", mixinStandardHelpOptions = true,
     description = "Runs the admission webhook: sets a boosted CPU limit on pods at CREATE; never blocks.")
-public final class WebhookCommand implements Callable<Integer> {
-  @Mixin KafkaOptions kafka;
-  @Mixin TopicOptions topicOptions;
-  @Mixin OpsOptions ops;
-
-  @Mixin WebhookStage stage;
+public final class WebhookCommand extends StageCommand {
+  @Mixin WebhookOptions stage;
 
   @Override
-  public Integer call() throws Exception {
-    try (StageRuntime runtime = StageRuntime.start(ops)) {
-      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
-      Topics topics = topicOptions.prepare(connection);
-      stage.start(runtime, connection, topics);
-      return runtime.runUntilStopped();
-    }
+  List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
+    return List.of(stage.spec(connection, topics));
   }
 }

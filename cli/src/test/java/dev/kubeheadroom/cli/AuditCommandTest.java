@@ -8,6 +8,7 @@ import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
@@ -65,7 +66,7 @@ class AuditCommandTest {
       TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(2), Duration.ofSeconds(30));
     }
     TopologyRunner runner = TopologyRunner.start(new TopologyRunner.Options(TestKafka.uniqueName("app"),
-        bootstrap, stateDir, Map.of("commit.interval.ms", "100")), TopologySettings.defaults(topics),
+        new KafkaClientSettings(bootstrap, Map.of("commit.interval.ms", "100")), stateDir), TopologySettings.defaults(topics),
         TopologyListener.NONE);
     try (runner; KafkaProducer<String, byte[]> p = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
       assertThat(runner.awaitRunning(Duration.ofSeconds(60))).isTrue();

@@ -3,8 +3,8 @@ package dev.kubeheadroom.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.actuator.ActuatorSettings;
-import java.util.Map;
-import java.util.function.UnaryOperator;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.Topics;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -22,12 +22,11 @@ class KafkaIdentityDefaultsTest {
   }
 
   private static String applicationId(RunCommand run) {
-    return TopologyStage.applicationId(run.topology.applicationId, run.topicOptions.topics());
+    return TopologyOptions.applicationId(run.topology.applicationId, run.topicOptions.topics());
   }
 
   private static String groupId(RunCommand run) {
-    return run.actuator.settings("kafka:9092", Map.of(), run.topicOptions.topics(), UnaryOperator.identity())
-        .groupId();
+    return run.actuator.settings(KafkaClientSettings.of("kafka:9092"), run.topicOptions.topics()).groupId();
   }
 
   @Test
@@ -60,7 +59,7 @@ class KafkaIdentityDefaultsTest {
 
   @Test
   void theActuatorLibraryDerivesTheSameGroup() {
-    assertThat(ActuatorSettings.defaults("kafka:9092", new dev.kubeheadroom.schemas.Topics("z.")).groupId())
+    assertThat(ActuatorSettings.defaults(KafkaClientSettings.of("kafka:9092"), new Topics("z.")).groupId())
         .isEqualTo("z.actuator");
   }
 }

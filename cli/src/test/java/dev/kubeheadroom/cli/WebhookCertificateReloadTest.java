@@ -43,7 +43,7 @@ class WebhookCertificateReloadTest {
     SecretVolume volume = new SecretVolume(mount);
     volume.publish(a);
 
-    WebhookStage stage = new WebhookStage();
+    WebhookOptions stage = new WebhookOptions();
     stage.certDir = mount;
     WebhookMetrics metrics = new WebhookMetrics(new SimpleMeterRegistry());
     AdmissionState state = new AdmissionState();

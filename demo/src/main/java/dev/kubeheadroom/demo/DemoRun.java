@@ -1,24 +1,27 @@
 package dev.kubeheadroom.demo;
 
-import dev.kubeheadroom.actuator.Actuator;
 import dev.kubeheadroom.actuator.ActuatorSettings;
-import dev.kubeheadroom.ingest.Ingest;
 import dev.kubeheadroom.ingest.IngestSettings;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.kubedouble.ApiRequest;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
+import dev.kubeheadroom.pipeline.ActuatorSpec;
+import dev.kubeheadroom.pipeline.IngestSpec;
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.StageContext;
+import dev.kubeheadroom.pipeline.TopologySpec;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.replay.ClusterReport;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -115,7 +118,6 @@ public final class DemoRun implements AutoCloseable {
     api = own(ApiServerDouble.start());
     own(KubeletDouble.start(api));
     EmbeddedKafka broker = own(kafka.join());
-    String bootstrap = broker.bootstrapServers();
     try (Admin admin = broker.admin()) {
       TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(PARTITIONS), options.startupTimeout());
     }
@@ -127,22 +129,14 @@ public final class DemoRun implements AutoCloseable {
         decisions.incrementAndGet();
       }
     };
-    TopologyRunner topology = own(TopologyRunner.start(new TopologyRunner.Options("headroom-demo", bootstrap,
-        options.workDir().resolve("state"), Map.of("commit.interval.ms", "50")),
-        new TopologySettings(topics, tick, configView()), counter));
-    Ingest ingest = own(Ingest.start(api.newClient(), IngestSettings.defaults(bootstrap, "headroom-demo")
-        .withTopics(topics), new SimpleMeterRegistry()));
-    Actuator actuator = own(Actuator.start(new ActuatorSettings(bootstrap, Map.of(), topics, null, null,
-        "headroom-demo", null, configView()), api.config(), new SimpleMeterRegistry(), clock));
-    Instant deadline = clock.instant().plus(options.startupTimeout());
-    while (!(topology.isRunning() && ingest.ready() && actuator.ready())) {
-      if (clock.instant().isAfter(deadline)) {
-        throw new IllegalStateException("the pipeline did not come up within " + options.startupTimeout()
-            + " (topology " + topology.state() + ", ingest ready " + ingest.ready()
-            + ", actuator ready " + actuator.ready() + ")");
-      }
-      Thread.sleep(50); // the stages expose readiness flags, not events
-    }
+    KafkaClientSettings client = KafkaClientSettings.of(broker.bootstrapServers());
+    Pipeline pipeline = own(Pipeline.start(StageContext.inMemory(), List.of(
+        new TopologySpec(new TopologyRunner.Options("headroom-demo", client.with(Map.of("commit.interval.ms", "50")),
+            options.workDir().resolve("state")), new TopologySettings(topics, tick, configView()), counter),
+        new IngestSpec(IngestSettings.defaults(client, "headroom-demo").withTopics(topics), api.newClient()),
+        new ActuatorSpec(ActuatorSettings.builder(client, topics).instance("headroom-demo").configView(configView())
+            .build(), api.config()))));
+    pipeline.awaitReady(options.startupTimeout());
   }
 
   /** Quiet: no limit change for (debounce + max delay) / speed + 2 s, and nothing pending. */

@@ -3,9 +3,7 @@ package dev.kubeheadroom.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.kubeheadroom.actuator.Actuator;
 import dev.kubeheadroom.actuator.ActuatorSettings;
-import dev.kubeheadroom.ingest.Ingest;
 import dev.kubeheadroom.ingest.IngestMetrics;
 import dev.kubeheadroom.ingest.IngestSettings;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
@@ -15,9 +13,15 @@ import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.pipeline.ActuatorSpec;
+import dev.kubeheadroom.pipeline.IngestSpec;
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.StageContext;
+import dev.kubeheadroom.pipeline.TopologySpec;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.OutcomeResult;
@@ -36,9 +40,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,7 +48,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
@@ -59,11 +60,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * The live pipeline for a test, every part separately stoppable: an embedded broker on a fixed
  * port and directory (so it can be stopped and started again with its records), the API double
- * and kubelet, and the three stages wired as {@link DemoRun} wires them, but at the real default
+ * and kubelet, and the three stages as one {@link Pipeline} (as {@link DemoRun} starts them), but at the real default
  * config: enforcement comes from a {@code HeadroomConfig} object in the double (ingest → config
  * topic → topology), not from a config view. A restarted stage keeps its identity in Kafka:
  * topology the same application id and state directory, actuator the same group id; ingest takes
- * the Lease again (short lease timings, so a lost holder is replaced within seconds).
+ * the Lease again (short lease timings, so a lost holder is replaced within seconds). Every stage
+ * reports to one registry, so counters add up over restarts.
  */
 final class LivePipeline implements AutoCloseable {
   static final Duration STARTUP = Duration.ofSeconds(90);
@@ -76,14 +78,11 @@ final class LivePipeline implements AutoCloseable {
   private final Path dir;
   private final Topics topics = Topics.defaults();
   private final AtomicLong decisions = new AtomicLong();
-  private final AtomicInteger ingestStarts = new AtomicInteger();
-  private final List<SimpleMeterRegistry> actuatorRegistries = new ArrayList<>();
-  private final List<SimpleMeterRegistry> ingestRegistries = new ArrayList<>();
+  /** One registry over every stage start: counters carry on across a stage's restarts. */
+  private final StageContext context = StageContext.inMemory();
   private int kafkaPort = EmbeddedKafkaConfig.EPHEMERAL_PORT;
   private EmbeddedKafka broker;
-  private TopologyRunner topology;
-  private Ingest ingest;
-  private Actuator actuator;
+  private Pipeline stages;
 
   private LivePipeline(Path dir) {
     this.dir = dir;
@@ -111,10 +110,13 @@ final class LivePipeline implements AutoCloseable {
       try (Admin admin = p.broker.admin()) {
         TopicBootstrap.ensure(admin, p.topics, TopicLayout.singleBroker(PARTITIONS), STARTUP);
       }
-      p.startTopology();
-      p.startIngest();
-      p.startActuator();
+      p.stages = Pipeline.start(p.context, List.of(p.topologySpec(), p.ingestSpec(), p.actuatorSpec()));
+      p.stages.awaitReady(STARTUP);
       return p;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.close();
+      throw new IllegalStateException(e);
     } catch (RuntimeException | Error e) {
       p.close();
       throw e;
@@ -138,50 +140,58 @@ final class LivePipeline implements AutoCloseable {
     broker = null;
   }
 
-  void startTopology() {
+  private TopologySpec topologySpec() {
     TopologyListener counter = new TopologyListener() {
       @Override
       public void decided(NodeDecision decision) {
         decisions.incrementAndGet();
       }
     };
-    topology = TopologyRunner.start(new TopologyRunner.Options(TopologyRunner.Options.DEFAULT_APPLICATION_ID,
-        bootstrapServers(), dir.resolve("streams-state"), Map.of()), TopologySettings.defaults(topics), counter);
-    await("topology running").atMost(STARTUP).until(topology::isRunning);
+    return new TopologySpec(new TopologyRunner.Options(TopologyRunner.Options.DEFAULT_APPLICATION_ID,
+        KafkaClientSettings.of(bootstrapServers()), dir.resolve("streams-state")), TopologySettings.defaults(topics),
+        counter);
+  }
+
+  private IngestSpec ingestSpec() {
+    String identity = "ingest-1";
+    return new IngestSpec(IngestSettings.defaults(KafkaClientSettings.of(bootstrapServers()), identity)
+        .withTopics(topics).withLease(IngestSettings.LeaseSettings.defaults(identity)
+            .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300))),
+        api.newClient());
+  }
+
+  private ActuatorSpec actuatorSpec() {
+    return new ActuatorSpec(ActuatorSettings.defaults(KafkaClientSettings.of(bootstrapServers()), topics),
+        api.config());
+  }
+
+  void startTopology() {
+    start(TopologySpec.NAME);
   }
 
   void stopTopology() {
-    topology.close();
-    topology = null;
+    stages.stop(TopologySpec.NAME);
   }
 
   void startIngest() {
-    String identity = "ingest-" + ingestStarts.incrementAndGet();
-    IngestSettings settings = IngestSettings.defaults(bootstrapServers(), identity).withTopics(topics)
-        .withLease(IngestSettings.LeaseSettings.defaults(identity)
-            .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300)));
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    ingestRegistries.add(registry);
-    ingest = Ingest.start(api.newClient(), settings, registry);
-    await("ingest ready").atMost(STARTUP).until(ingest::ready);
+    start(IngestSpec.NAME);
   }
 
   void stopIngest() {
-    ingest.close();
-    ingest = null;
+    stages.stop(IngestSpec.NAME);
   }
 
   void startActuator() {
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    actuatorRegistries.add(registry);
-    actuator = Actuator.start(ActuatorSettings.defaults(bootstrapServers(), topics), api.config(), registry,
-        Clock.systemUTC());
-    await("actuator ready").atMost(STARTUP).until(actuator::ready);
+    start(ActuatorSpec.NAME);
   }
 
   void stopActuator() {
-    actuator.close();
-    actuator = null;
+    stages.stop(ActuatorSpec.NAME);
+  }
+
+  private void start(String stage) {
+    stages.start(stage);
+    await(stage + " ready").atMost(STARTUP).until(() -> stages.ready(stage));
   }
 
   /** Stops every stage (the controller), leaving the broker and the cluster up. */
@@ -204,15 +214,14 @@ final class LivePipeline implements AutoCloseable {
 
   /** Records every ingest this harness started handed to its Kafka sink (acknowledged or not). */
   double ingestPublished() {
-    return ingestRegistries.stream().flatMap(r -> r.find(IngestMetrics.PUBLISHED).counters().stream())
-        .mapToDouble(c -> c.count()).sum();
+    return context.registry().find(IngestMetrics.PUBLISHED).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   /** {@code headroom_resizes_total{result}} summed over every actuator this harness started. */
   double resizesCounted(OutcomeResult result) {
-    return actuatorRegistries.stream().map(r -> r.find(HeadroomMetrics.RESIZES)
-            .tag(HeadroomMetrics.RESULT, result.wireName()).counter())
-        .mapToDouble(c -> c == null ? 0 : c.count()).sum();
+    var counter = context.registry().find(HeadroomMetrics.RESIZES).tag(HeadroomMetrics.RESULT, result.wireName())
+        .counter();
+    return counter == null ? 0 : counter.count();
   }
 
   // --- the cluster --------------------------------------------------------------------------
@@ -362,7 +371,7 @@ final class LivePipeline implements AutoCloseable {
 
   @Override
   public void close() {
-    for (AutoCloseable c : new AutoCloseable[] {actuator, ingest, topology, broker, kubelet, api}) {
+    for (AutoCloseable c : new AutoCloseable[] {stages, broker, kubelet, api}) {
       if (c != null) {
         try {
           c.close();

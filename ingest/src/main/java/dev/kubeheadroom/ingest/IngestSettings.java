@@ -1,5 +1,6 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
@@ -9,9 +10,8 @@ import java.util.Objects;
 /**
  * Everything the ingest stage is built from, parsed once at the edge (the CLI) and passed down.
  *
- * @param bootstrapServers Kafka {@code bootstrap.servers}
- * @param clientProperties extra producer/admin properties (security, timeouts); they cannot turn
- *     off idempotence or {@code acks=all}
+ * @param kafka Kafka's address and client properties (security, timeouts); the properties
+ *     cannot turn off idempotence or {@code acks=all}
  * @param topics topic names (prefix {@code headroom.} by default)
  * @param topicLayout when non-null, missing topics are created with this layout when Kafka is
  *     first reached (and the node-keyed partition counts are checked); null: topics must exist
@@ -25,8 +25,7 @@ import java.util.Objects;
  *     value in it changed (default 10 s)
  */
 public record IngestSettings(
-    String bootstrapServers,
-    Map<String, String> clientProperties,
+    KafkaClientSettings kafka,
     Topics topics,
     TopicLayout topicLayout,
     Duration resyncPeriod,
@@ -41,10 +40,7 @@ public record IngestSettings(
   public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofSeconds(10);
 
   public IngestSettings {
-    if (bootstrapServers == null || bootstrapServers.isBlank()) {
-      throw new IllegalArgumentException("bootstrapServers is required");
-    }
-    clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+    Objects.requireNonNull(kafka, "kafka");
     Objects.requireNonNull(topics, "topics");
     positive(resyncPeriod, "resyncPeriod");
     Objects.requireNonNull(lease, "lease");
@@ -56,44 +52,49 @@ public record IngestSettings(
   }
 
   /** The defaults: prefix {@code headroom.}, topics must exist, 10 min resync, default lease. */
-  public static IngestSettings defaults(String bootstrapServers, String identity) {
-    return new IngestSettings(bootstrapServers, Map.of(), Topics.defaults(), null,
+  public static IngestSettings defaults(KafkaClientSettings kafka, String identity) {
+    return new IngestSettings(kafka, Topics.defaults(), null,
         DEFAULT_RESYNC_PERIOD, LeaseSettings.defaults(identity), DEFAULT_BUFFER_CAPACITY,
         DEFAULT_KAFKA_RETRY_BACKOFF, DEFAULT_STATUS_INTERVAL);
   }
 
   public IngestSettings withTopics(Topics value) {
-    return new IngestSettings(bootstrapServers, clientProperties, value, topicLayout, resyncPeriod,
+    return new IngestSettings(kafka, value, topicLayout, resyncPeriod,
         lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withTopicLayout(TopicLayout value) {
-    return new IngestSettings(bootstrapServers, clientProperties, topics, value, resyncPeriod,
+    return new IngestSettings(kafka, topics, value, resyncPeriod,
         lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withResyncPeriod(Duration value) {
-    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, value,
+    return new IngestSettings(kafka, topics, topicLayout, value,
         lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withLease(LeaseSettings value) {
-    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
         value, bufferCapacity, kafkaRetryBackoff, statusInterval);
   }
 
   public IngestSettings withBufferCapacity(int value) {
-    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
         lease, value, kafkaRetryBackoff, statusInterval);
   }
 
-  public IngestSettings withClientProperties(Map<String, String> value) {
-    return new IngestSettings(bootstrapServers, value, topics, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
+  /** Kafka {@code bootstrap.servers}. */
+  public String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  /** The Kafka client properties beyond {@code bootstrap.servers}. */
+  public Map<String, String> clientProperties() {
+    return kafka.properties();
   }
 
   public IngestSettings withStatusInterval(Duration value) {
-    return new IngestSettings(bootstrapServers, clientProperties, topics, topicLayout, resyncPeriod,
+    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
         lease, bufferCapacity, kafkaRetryBackoff, value);
   }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -43,7 +44,7 @@ final class IngestHarness implements AutoCloseable {
 
   /** Settings for a test: short lease timings, topics created on first contact. */
   IngestSettings settings(String identity) {
-    return IngestSettings.defaults(bootstrapServers, identity)
+    return IngestSettings.defaults(KafkaClientSettings.of(bootstrapServers), identity)
         .withTopics(topics)
         .withTopicLayout(TopicLayout.singleBroker(1))
         .withLease(IngestSettings.LeaseSettings.defaults(identity)

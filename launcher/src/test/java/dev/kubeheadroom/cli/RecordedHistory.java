@@ -8,6 +8,7 @@ import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
@@ -49,7 +50,7 @@ record RecordedHistory(Topics topics, Instant moment) {
       TopicBootstrap.ensure(admin, history, TopicLayout.singleBroker(2), Duration.ofSeconds(30));
     }
     TopologyRunner runner = TopologyRunner.start(new TopologyRunner.Options(TestKafka.uniqueName("docs-history-app"),
-        kafka.bootstrapServers(), stateDir, Map.of("commit.interval.ms", "100")),
+        new KafkaClientSettings(kafka.bootstrapServers(), Map.of("commit.interval.ms", "100")), stateDir),
         TopologySettings.defaults(history), TopologyListener.NONE);
     Instant moment;
     try (runner; KafkaProducer<String, byte[]> p = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {

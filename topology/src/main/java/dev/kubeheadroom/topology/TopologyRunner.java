@@ -1,8 +1,9 @@
 package dev.kubeheadroom.topology;
 
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,16 +26,16 @@ public final class TopologyRunner implements AutoCloseable {
 
   /**
    * @param applicationId the Streams application id (consumer group, internal topic prefix)
-   * @param bootstrapServers Kafka
+   * @param kafka Kafka's address and further client properties (SASL/SSL, tuning); they win
    * @param stateDir where RocksDB state lives
-   * @param clientProperties any further client properties (SASL/SSL, tuning); they win
    */
-  public record Options(String applicationId, String bootstrapServers, Path stateDir,
-      Map<String, String> clientProperties) {
+  public record Options(String applicationId, KafkaClientSettings kafka, Path stateDir) {
     public static final String DEFAULT_APPLICATION_ID = "headroom-topology";
 
     public Options {
-      clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+      Objects.requireNonNull(applicationId, "applicationId");
+      Objects.requireNonNull(kafka, "kafka");
+      Objects.requireNonNull(stateDir, "stateDir");
     }
   }
 
@@ -75,7 +76,7 @@ public final class TopologyRunner implements AutoCloseable {
   public static Properties properties(Options options) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka().bootstrapServers());
     p.put(StreamsConfig.STATE_DIR_CONFIG, options.stateDir().toString());
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
@@ -89,7 +90,7 @@ public final class TopologyRunner implements AutoCloseable {
     // healed by the next node sync. Kafka Streams' idle check, meanwhile, formats a log line per
     // empty partition per record whether or not it is logged: ~15% of the stream thread.
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-    p.putAll(options.clientProperties());
+    p.putAll(options.kafka().properties());
     return p;
   }
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
@@ -80,8 +81,8 @@ class RealBrokerTopologyTest {
     assertThat(expected).hasSize(3);
 
     String appId = TestKafka.uniqueName("headroom-topology");
-    TopologyRunner.Options options = new TopologyRunner.Options(appId, kafka.bootstrapServers(),
-        stateDir, Map.of("commit.interval.ms", "100"));
+    TopologyRunner.Options options = new TopologyRunner.Options(appId,
+        new KafkaClientSettings(kafka.bootstrapServers(), Map.of("commit.interval.ms", "100")), stateDir);
     TopologySettings settings = TopologySettings.defaults(topics);
     try (KafkaProducer<String, byte[]> producer =
         kafka.producer(new StringSerializer(), new ByteArraySerializer())) {

@@ -1,9 +1,7 @@
 package dev.kubeheadroom.webhook;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.HashMap;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * The webhook stage: the namespaces/config view read from Kafka ({@link AdmissionState}) plus the
@@ -11,7 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * the topics are read to their end the endpoint already answers, admitting every pod unchanged.
  *
  * <pre>{@code
- * try (Webhook webhook = Webhook.start(WebhookSettings.of(bootstrap, props, topics, 9443, ssl), registry)) {
+ * try (Webhook webhook = Webhook.start(WebhookSettings.of(kafka, topics, 9443, ssl), registry)) {
  *   ... // readiness probe: webhook.ready()
  * }
  * }</pre>
@@ -39,8 +37,7 @@ public final class Webhook implements AutoCloseable {
     AdmissionState state = new AdmissionState();
     WebhookMetrics metrics = new WebhookMetrics(registry);
     metrics.warmGauge(state::warm);
-    Map<String, Object> clientConfig = new HashMap<>(settings.clientProperties());
-    clientConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    Map<String, Object> clientConfig = settings.kafka().clientConfig();
     TopicStateReader reader = new TopicStateReader(clientConfig, settings.topics(), state, metrics);
     reader.start();
     WebhookServer server;

@@ -1,16 +1,16 @@
 package dev.kubeheadroom.webhook;
 
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
 /**
  * What the webhook is started with; parsed once at the edge (the CLI) and passed down.
  *
- * @param bootstrapServers Kafka {@code bootstrap.servers}
- * @param clientProperties merged into the state consumer's config (SASL/SSL); may be empty
+ * @param kafka Kafka's address, and the client properties merged into the state consumer's
+ *     config (SASL/SSL)
  * @param topics topic names (the {@code namespaces} and {@code config} topics are read)
  * @param port HTTPS port, default {@value #DEFAULT_PORT}; 0 binds any free port (tests)
  * @param sslContext the serving certificate (the caller loads {@code tls.crt}/{@code tls.key})
@@ -21,8 +21,7 @@ import javax.net.ssl.SSLContext;
  *     {@code timeoutSeconds} is 3)
  */
 public record WebhookSettings(
-    String bootstrapServers,
-    Map<String, Object> clientProperties,
+    KafkaClientSettings kafka,
     Topics topics,
     int port,
     SSLContext sslContext,
@@ -36,10 +35,7 @@ public record WebhookSettings(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
 
   public WebhookSettings {
-    if (bootstrapServers == null || bootstrapServers.isBlank()) {
-      throw new IllegalArgumentException("bootstrapServers is required");
-    }
-    clientProperties = clientProperties == null ? Map.of() : Map.copyOf(clientProperties);
+    Objects.requireNonNull(kafka, "kafka");
     Objects.requireNonNull(topics, "topics");
     Objects.requireNonNull(sslContext, "sslContext");
     if (port < 0 || port > 65535) {
@@ -57,14 +53,14 @@ public record WebhookSettings(
   }
 
   /** The defaults for everything but the connection, topics, port and certificate. */
-  public static WebhookSettings of(String bootstrapServers, Map<String, Object> clientProperties,
-      Topics topics, int port, SSLContext sslContext) {
-    return new WebhookSettings(bootstrapServers, clientProperties, topics, port, sslContext,
+  public static WebhookSettings of(KafkaClientSettings kafka, Topics topics, int port,
+      SSLContext sslContext) {
+    return new WebhookSettings(kafka, topics, port, sslContext,
         DEFAULT_THREADS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT);
   }
 
   public WebhookSettings withMaxBodyBytes(int value) {
-    return new WebhookSettings(bootstrapServers, clientProperties, topics, port, sslContext, threads,
+    return new WebhookSettings(kafka, topics, port, sslContext, threads,
         value, requestTimeout);
   }
 }

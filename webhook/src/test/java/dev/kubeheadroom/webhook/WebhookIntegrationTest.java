@@ -11,6 +11,7 @@ import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.testkit.KafkaBroker;
@@ -70,7 +71,7 @@ class WebhookIntegrationTest {
   }
 
   private Webhook start(KafkaBroker kafka, Topics topics) {
-    return Webhook.start(WebhookSettings.of(kafka.bootstrapServers(), Map.of(), topics, 0, TestTls.server()),
+    return Webhook.start(WebhookSettings.of(KafkaClientSettings.of(kafka.bootstrapServers()), topics, 0, TestTls.server()),
         registry);
   }
 

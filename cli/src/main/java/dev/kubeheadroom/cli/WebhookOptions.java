@@ -3,21 +3,20 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.ops.ReloadingKeyManager;
 import dev.kubeheadroom.ops.TlsMaterial;
 import dev.kubeheadroom.ops.TlsMaterialException;
+import dev.kubeheadroom.pipeline.WebhookSpec;
 import dev.kubeheadroom.schemas.Topics;
-import dev.kubeheadroom.webhook.Webhook;
 import dev.kubeheadroom.webhook.WebhookSettings;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Option;
 
-/** The webhook stage's own options, and how it starts (for {@code webhook} and {@code run}). */
-public final class WebhookStage {
+/** The webhook stage's own options (for {@code webhook} and {@code run}). */
+public final class WebhookOptions {
   /** How often, at most, a handshake re-reads the certificate directory. */
   static final Duration CERT_CHECK_INTERVAL = Duration.ofSeconds(5);
 
@@ -30,12 +29,9 @@ public final class WebhookStage {
           + "(the API server will not trust it: for local runs only). Env: HEADROOM_WEBHOOK_CERT_DIR.")
   Path certDir;
 
-  Webhook start(StageRuntime runtime, KafkaConnection connection, Topics topics) {
-    WebhookSettings settings = WebhookSettings.of(connection.bootstrapServers(),
-        new HashMap<>(connection.clientProperties()), topics, port, sslContext());
-    Webhook webhook = runtime.own(Webhook.start(settings, runtime.registry));
-    runtime.readiness.add("webhook", webhook::ready);
-    return webhook;
+  /** The webhook stage from these options. */
+  WebhookSpec spec(KafkaConnection connection, Topics topics) {
+    return new WebhookSpec(WebhookSettings.of(connection.client(), topics, port, sslContext()));
   }
 
   /**

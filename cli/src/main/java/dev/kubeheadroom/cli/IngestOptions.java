@@ -1,16 +1,15 @@
 package dev.kubeheadroom.cli;
 
-import dev.kubeheadroom.ingest.Ingest;
 import dev.kubeheadroom.ingest.IngestSettings;
+import dev.kubeheadroom.pipeline.IngestSpec;
 import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** The ingest stage's own options, and how it starts (for {@code ingest} and {@code run}). */
-public final class IngestStage {
+/** The ingest stage's own options (for {@code ingest} and {@code run}). */
+public final class IngestOptions {
   @Option(names = "--leader-election-namespace", paramLabel = "NS",
       defaultValue = "${env:HEADROOM_POD_NAMESPACE:-" + IngestSettings.LeaseSettings.DEFAULT_NAMESPACE + "}",
       description = "Namespace of the leader Lease (default: $HEADROOM_POD_NAMESPACE, else ${DEFAULT-VALUE}).")
@@ -29,7 +28,8 @@ public final class IngestStage {
       description = "How often node syncs heal missed deletes (default: ${DEFAULT-VALUE}). Env: HEADROOM_RESYNC_PERIOD.")
   String resyncPeriod;
 
-  Ingest start(StageRuntime runtime, KafkaConnection connection, Topics topics, KubernetesClient client) {
+  /** The ingest stage from these options, publishing through {@code client}. */
+  IngestSpec spec(KafkaConnection connection, Topics topics, KubernetesClient client) {
     String id = identity != null && !identity.isBlank() ? identity : hostName();
     Duration resync;
     try {
@@ -37,17 +37,11 @@ public final class IngestStage {
     } catch (IllegalArgumentException e) {
       throw new UserError("--resync-period: " + e.getMessage());
     }
-    IngestSettings defaults = IngestSettings.defaults(connection.bootstrapServers(), id);
+    IngestSettings defaults = IngestSettings.defaults(connection.client(), id);
     IngestSettings settings = defaults.withTopics(topics).withResyncPeriod(resync)
-        .withClientProperties(connection.clientProperties())
         .withLease(new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
             defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod()));
-    Ingest ingest = runtime.own(Ingest.start(client, settings, runtime.registry, runtime.metrics));
-    runtime.readiness.add("ingest", ingest::ready);
-    runtime.watch("ingest", () -> ingest.terminated().isDone()
-        ? Optional.of(new IllegalStateException("ingest stopped: " + ingest.terminated().getNow("")))
-        : Optional.empty());
-    return ingest;
+    return new IngestSpec(settings, client);
   }
 
   private static String hostName() {

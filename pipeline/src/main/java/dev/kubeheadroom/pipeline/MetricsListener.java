@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.pipeline;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.schemas.NodeDecision;

@@ -1,14 +1,14 @@
 package dev.kubeheadroom.cli;
 
-import dev.kubeheadroom.ops.MeterBinders;
+import dev.kubeheadroom.pipeline.TopologySpec;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** The topology stage's own options, and how it starts (for {@code topology} and {@code run}). */
-public final class TopologyStage {
+/** The topology stage's own options (for {@code topology} and {@code run}). */
+public final class TopologyOptions {
   @Option(names = "--state-dir", paramLabel = "DIR",
       defaultValue = "${env:HEADROOM_STATE_DIR:-${sys:user.home}/.headroom/state}",
       description = "Kafka Streams state (RocksDB; restored from changelogs if lost). Env: HEADROOM_STATE_DIR.")
@@ -24,16 +24,9 @@ public final class TopologyStage {
     return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
   }
 
-  /** Starts the topology inside {@code runtime} (also used by {@code run}). */
-  TopologyRunner start(StageRuntime runtime, KafkaConnection connection, Topics topics,
-      TopologySettings settings) {
-    TopologyRunner.Options options = new TopologyRunner.Options(applicationId(applicationId, topics),
-        connection.bootstrapServers(), stateDir, connection.clientProperties());
-    TopologyRunner runner = runtime.own(
-        TopologyRunner.start(options, settings, new MetricsListener(runtime.metrics)));
-    runtime.own(MeterBinders.bindKafkaStreams(runtime.registry, runner.streams()));
-    runtime.readiness.add("topology", runner::isRunning);
-    runtime.watch("topology", runner::failure);
-    return runner;
+  /** The topology stage from these options. */
+  TopologySpec spec(KafkaConnection connection, Topics topics) {
+    return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics), connection.client(),
+        stateDir), TopologySettings.defaults(topics));
   }
 }

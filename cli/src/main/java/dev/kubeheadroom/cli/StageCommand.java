@@ -1,0 +1,41 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.RestartPolicy;
+import dev.kubeheadroom.pipeline.StageSpec;
+import dev.kubeheadroom.schemas.Topics;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+
+/**
+ * The one body of every long-running command ({@code run}, {@code ingest}, {@code topology},
+ * {@code actuator}, {@code webhook}): health and metrics, Kafka, the topics, then its stages as
+ * one {@link Pipeline} until a signal or a failure it gives up on.
+ */
+abstract class StageCommand implements Callable<Integer> {
+  @Mixin KafkaOptions kafka;
+  @Mixin TopicOptions topicOptions;
+  @Mixin OpsOptions ops;
+
+  /** The stages to run, in start order; resources they share are owned by {@code runtime}. */
+  abstract List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics);
+
+  /**
+   * One stage per process: a failed stage ends the process once (exit 1), and the orchestrator
+   * restarts it with its own backoff, counted in the pod's restarts.
+   */
+  RestartPolicy restartPolicy() {
+    return RestartPolicy.EXIT;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try (StageRuntime runtime = StageRuntime.start(ops)) {
+      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
+      Topics topics = topicOptions.prepare(connection);
+      List<StageSpec> stages = stages(runtime, connection, topics);
+      return runtime.run(Pipeline.start(runtime.context, restartPolicy(), stages));
+    }
+  }
+}

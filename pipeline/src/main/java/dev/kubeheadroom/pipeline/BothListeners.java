@@ -1,0 +1,38 @@
+package dev.kubeheadroom.pipeline;
+
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.topology.TopologyListener;
+
+/** Two listeners told the same, in order. */
+record BothListeners(TopologyListener first, TopologyListener second) implements TopologyListener {
+  @Override
+  public void deadLetter(String topic, String reason) {
+    first.deadLetter(topic, reason);
+    second.deadLetter(topic, reason);
+  }
+
+  @Override
+  public void decided(NodeDecision decision) {
+    first.decided(decision);
+    second.decided(decision);
+  }
+
+  @Override
+  public void backedOff(String node, OutcomeResult result, int attempt) {
+    first.backedOff(node, result, attempt);
+    second.backedOff(node, result, attempt);
+  }
+
+  @Override
+  public void evaluated(String node, long nanos) {
+    first.evaluated(node, nanos);
+    second.evaluated(node, nanos);
+  }
+
+  @Override
+  public void nodeRemoved(String node) {
+    first.nodeRemoved(node);
+    second.nodeRemoved(node);
+  }
+}
