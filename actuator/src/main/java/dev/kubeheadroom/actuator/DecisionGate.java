@@ -119,7 +119,7 @@ final class DecisionGate {
       if (target != null) {
         long cap = caps.containerCapMilli(requestMilli(c));
         if (cap > 0 && target > cap) {
-          over.add(c.getName() + " " + Cpu.milli(target) + " > LimitRange cap " + Cpu.milli(cap));
+          over.add(c.getName() + " " + CpuQuantity.formatMilli(target) + " > LimitRange cap " + CpuQuantity.formatMilli(cap));
         }
       }
       long limit = target != null ? target : limitMilli(c);
@@ -127,7 +127,7 @@ final class DecisionGate {
       podSum = Long.MAX_VALUE - podSum < limit ? Long.MAX_VALUE : podSum + limit; // quantities may be huge
     }
     if (caps.podMaxMilli() > 0 && summable && podSum > caps.podMaxMilli()) {
-      over.add("pod " + Cpu.milli(podSum) + " > LimitRange pod max " + Cpu.milli(caps.podMaxMilli()));
+      over.add("pod " + CpuQuantity.formatMilli(podSum) + " > LimitRange pod max " + CpuQuantity.formatMilli(caps.podMaxMilli()));
     }
     return over.isEmpty() ? Optional.empty()
         : reject(Rule.LIMIT_RANGE, "target above the namespace's LimitRange: " + String.join(", ", over));
@@ -148,7 +148,7 @@ final class DecisionGate {
     if (c.getResources() == null || c.getResources().getLimits() == null) {
       return 0;
     }
-    return Cpu.toMilli(c.getResources().getLimits().get("cpu"));
+    return CpuQuantity.milliOrZero(c.getResources().getLimits().get("cpu"));
   }
 
   private static long requestMilli(Container c) {

@@ -49,7 +49,7 @@ public final class DriverHarness implements TopologyHarness {
     }
     // The production config; the broker is never contacted.
     Properties props = TopologyRunner.properties(
-        new TopologyRunner.Options("headroom-replay", "replay:0", stateDir, Map.of()));
+        new TopologyRunner.Options("headroom-replay", dev.kubeheadroom.schemas.KafkaClientSettings.of("replay:0"), stateDir));
     driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     wallClockMs = start.toEpochMilli();
     StringSerializer keys = new StringSerializer();

@@ -45,7 +45,7 @@ final class TopologyHarness implements AutoCloseable {
   TopologyHarness(Path stateDir, Instant start) {
     // The production Streams config: a test runs what the topology stage runs.
     Properties props = TopologyRunner.properties(
-        new TopologyRunner.Options("headroom-test", "dummy:9092", stateDir, java.util.Map.of()));
+        new TopologyRunner.Options("headroom-test", dev.kubeheadroom.schemas.KafkaClientSettings.of("dummy:9092"), stateDir));
     driver = new TopologyTestDriver(
         HeadroomTopology.build(TopologySettings.defaults(topics), TopologyListener.NONE), props, start);
     now = start;
