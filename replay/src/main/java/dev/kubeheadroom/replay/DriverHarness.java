@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.topology.HeadroomTopology;
 import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -44,12 +44,9 @@ final class DriverHarness implements TopologyHarness {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a state directory for replay", e);
     }
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "headroom-replay");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "replay:0"); // never contacted
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    props.put("processing.exception.handler.global.enabled", true);
+    // The live app's properties (exactly-once, the dead-letter handlers), bar where it runs.
+    Properties props = TopologyRunner.properties(new TopologyRunner.Options("headroom-replay",
+        "replay:0" /* never contacted */, stateDir, Map.of()), settings, listener);
     driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     wallClockMs = start.toEpochMilli();
     StringSerializer keys = new StringSerializer();

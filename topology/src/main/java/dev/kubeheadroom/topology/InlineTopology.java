@@ -1,6 +1,7 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.Topics;
@@ -45,6 +46,7 @@ public final class InlineTopology {
   private record Metadata(String topic, int partition, long offset) implements RecordMetadata {}
 
   private final Topics topics;
+  private final TopologyListener listener;
   private final Map<String, StateStore> stores = new HashMap<>();
   private final Map<String, Long> offsets = new HashMap<>();
   private final List<Schedule> schedules = new ArrayList<>();
@@ -58,6 +60,7 @@ public final class InlineTopology {
 
   public InlineTopology(TopologySettings settings, TopologyListener listener, Instant start) {
     this.topics = settings.topics();
+    this.listener = listener;
     this.wallClockMs = start.toEpochMilli();
     for (String name : List.of(HeadroomTopology.NODES_STORE, HeadroomTopology.PODS_STORE,
         HeadroomTopology.NAMESPACES_STORE, HeadroomTopology.CONFIG_STORE)) {
@@ -81,16 +84,21 @@ public final class InlineTopology {
   public void pipe(String topic, String key, byte[] value, long timestampMs) {
     enter(topic, timestampMs);
     Record<String, byte[]> record = new Record<>(key, value, timestampMs);
-    if (topic.equals(topics.pods()) || topic.equals(topics.nodes()) || topic.equals(topics.outcomes())) {
-      decoder.process(record);
-    } else if (topic.equals(topics.namespaces())) {
-      namespaces.process(record);
-    } else if (topic.equals(topics.config())) {
-      config.process(record);
-    } else {
-      throw new IllegalArgumentException("not an input topic: " + topic);
+    try {
+      if (topic.equals(topics.pods()) || topic.equals(topics.nodes()) || topic.equals(topics.outcomes())) {
+        decoder.process(record);
+      } else if (topic.equals(topics.namespaces())) {
+        namespaces.process(record);
+      } else if (topic.equals(topics.config())) {
+        config.process(record);
+      } else {
+        throw new IllegalArgumentException("not an input topic: " + topic);
+      }
+    } catch (NodeFailure e) {
+      failed(topic, e); // as the live processing handler: counted, skipped
+    } finally {
+      current = null;
     }
-    current = null;
   }
 
   /**
@@ -100,8 +108,13 @@ public final class InlineTopology {
    */
   public void pipe(String topic, NodeEvent event, long timestampMs) {
     enter(topic, timestampMs);
-    book(new Record<>(event.node(), event, timestampMs));
-    current = null;
+    try {
+      book(new Record<>(event.node(), event, timestampMs));
+    } catch (NodeFailure e) {
+      failed(topic, e);
+    } finally {
+      current = null;
+    }
   }
 
   /** Moves the wall clock to {@code ms} (never back) and fires what came due, once each. */
@@ -112,10 +125,19 @@ public final class InlineTopology {
     wallClockMs = ms;
     for (Schedule s : List.copyOf(schedules)) {
       if (!s.cancelled && s.next <= ms) {
-        s.punctuator.punctuate(ms);
         s.next += ((ms - s.next) / s.intervalMs + 1) * s.intervalMs;
+        try {
+          s.punctuator.punctuate(ms);
+        } catch (NodeFailure e) {
+          failed("", e);
+        }
       }
     }
+  }
+
+  /** What {@link DeadLetterProcessingHandler} does live, minus the record nobody reads here. */
+  private void failed(String topic, NodeFailure e) {
+    listener.deadLetter(topic, DeadLetter.Kind.PROCESSING_ERROR, DeadLetters.describe(e));
   }
 
   public long wallClockMs() {

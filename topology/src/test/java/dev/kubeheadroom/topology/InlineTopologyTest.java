@@ -37,7 +37,7 @@ class InlineTopologyTest {
     }
 
     @Override
-    public void deadLetter(String topic, String reason) {
+    public void deadLetter(String topic, dev.kubeheadroom.schemas.DeadLetter.Kind kind, String reason) {
       deadLetters.add(topic + ": " + reason);
     }
 

@@ -20,7 +20,6 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -28,7 +27,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /** The production topology under a TopologyTestDriver, with time moved explicitly. */
 final class TopologyHarness implements AutoCloseable {
   static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-  final Topics topics = Topics.defaults();
+  final Topics topics;
   final TopologyTestDriver driver;
   private final TestInputTopic<String, byte[]> pods;
   private final TestInputTopic<String, byte[]> nodes;
@@ -44,13 +43,16 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   TopologyHarness(Path stateDir, Instant start) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "headroom-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    driver = new TopologyTestDriver(
-        HeadroomTopology.build(TopologySettings.defaults(topics), TopologyListener.NONE), props, start);
+    this(stateDir, start, TopologySettings.defaults(Topics.defaults()), TopologyListener.NONE);
+  }
+
+  /** The production topology and the production Streams properties (TopologyRunner's). */
+  TopologyHarness(Path stateDir, Instant start, TopologySettings settings, TopologyListener listener) {
+    this.topics = settings.topics();
+    Properties props = TopologyRunner.properties(
+        new TopologyRunner.Options("headroom-test", "dummy:9092", stateDir, java.util.Map.of()),
+        settings, listener);
+    driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     now = start;
     var ks = new StringSerializer();
     var vs = new ByteArraySerializer();

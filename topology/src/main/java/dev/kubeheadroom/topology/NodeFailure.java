@@ -1,0 +1,18 @@
+package dev.kubeheadroom.topology;
+
+/**
+ * A processor failed on one node's work: carries the node, so the dead letter (and the log) say
+ * which node, even for a failure in a punctuation, which has no input record.
+ */
+final class NodeFailure extends RuntimeException {
+  private final String node;
+
+  NodeFailure(String node, RuntimeException cause) {
+    super("node " + node + ": " + DeadLetters.describe(cause), cause);
+    this.node = node;
+  }
+
+  String node() {
+    return node;
+  }
+}
