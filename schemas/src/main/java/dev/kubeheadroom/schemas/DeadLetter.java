@@ -75,17 +75,27 @@ public record DeadLetter(
 
   /** The payload as text for a dead letter: UTF-8, cut to {@link #MAX_PAYLOAD_CHARS}. */
   public static String payloadOf(byte[] value) {
+    return payloadOf(value, MAX_PAYLOAD_CHARS);
+  }
+
+  /** As {@link #payloadOf(byte[])}, cut to {@code maxChars} (a writer with a smaller record limit). */
+  public static String payloadOf(byte[] value, int maxChars) {
     if (value == null) {
       return null;
     }
-    int bytes = Math.min(value.length, MAX_PAYLOAD_CHARS * 4);
-    return truncate(new String(value, 0, bytes, StandardCharsets.UTF_8));
+    int bytes = Math.min(value.length, Math.min(maxChars, MAX_PAYLOAD_CHARS) * 4);
+    return truncate(new String(value, 0, bytes, StandardCharsets.UTF_8), maxChars);
   }
 
   private static String truncate(String payload) {
-    if (payload == null || payload.length() <= MAX_PAYLOAD_CHARS) {
+    return truncate(payload, MAX_PAYLOAD_CHARS);
+  }
+
+  private static String truncate(String payload, int maxChars) {
+    int max = Math.min(maxChars, MAX_PAYLOAD_CHARS);
+    if (payload == null || payload.length() <= max) {
       return payload;
     }
-    return payload.substring(0, MAX_PAYLOAD_CHARS) + "…(truncated)";
+    return payload.substring(0, max) + "…(truncated)";
   }
 }

@@ -37,11 +37,16 @@ final class DecisionParts {
    * @throws TooLarge when even one pod per part does not fit
    */
   static List<NodeDecision> split(NodeDecision decision, int maxBytes) {
-    if (JsonCodec.encode(decision).length <= maxBytes) {
+    int size = JsonCodec.encode(decision).length;
+    if (size <= maxBytes) {
       return List.of(decision);
     }
     int most = Math.max(decision.inputs().size(), decision.changes().size());
-    for (int n = 2; ; n = Math.min(n * 2, most)) {
+    // Fewer than size/maxBytes parts cannot fit (each part repeats the header): start at the
+    // power of two that could.
+    int least = (int) Math.min(Integer.MAX_VALUE / 2, (size + (long) maxBytes - 1) / maxBytes);
+    for (int n = Math.min(Integer.highestOneBit(Math.max(least - 1, 1)) << 1, Math.max(most, 2)); ;
+        n = Math.min(n * 2, most)) {
       List<NodeDecision> parts = parts(decision, n);
       if (parts.stream().allMatch(p -> JsonCodec.encode(p).length <= maxBytes)) {
         return parts;
