@@ -12,6 +12,8 @@ import dev.kubeheadroom.topology.booking.NodeBooking;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -151,6 +153,7 @@ public final class AuditCommand implements Callable<Integer> {
         throw new UserError("[" + start + ", " + end + "] holds no retained decisions"
             + (first == null ? "" : "; the retained history starts at " + first));
       }
+      Map<String, List<NodeDecision>> pending = new HashMap<>(); // parts read so far, by node
       ConsumerRecord<String, byte[]> r;
       while ((r = history.next()) != null) {
         Instant t = Instant.ofEpochMilli(r.timestamp());
@@ -165,6 +168,20 @@ public final class AuditCommand implements Callable<Integer> {
           d = JsonCodec.decode(r.value(), NodeDecision.class);
         } catch (SchemaException e) {
           out.printf("%s partition %d offset %d: unreadable (%s)%n", r.topic(), r.partition(), r.offset(), e.getMessage());
+          differing++;
+          continue;
+        }
+        // A decision split into parts (topology DESIGN.md) is re-derived once all are read.
+        List<NodeDecision> parts = pending.computeIfAbsent(d.node(), n -> new ArrayList<>());
+        parts.add(d);
+        if (!d.complete()) {
+          continue;
+        }
+        pending.remove(d.node());
+        try {
+          d = NodeDecision.join(parts);
+        } catch (IllegalArgumentException e) {
+          out.printf("%s partition %d offset %d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
           differing++;
           continue;
         }

@@ -28,6 +28,8 @@ import java.util.function.Supplier;
  *       the buffer was full (each forces a full re-publish once Kafka is back)
  *   <li>{@value #DELIVERY_FAILURES} [headroom_ingest_delivery_failures_total]: records Kafka did
  *       not acknowledge in time (each forces a full re-publish)
+ *   <li>{@value #REFUSED}{@code {reason}} [headroom_ingest_records_refused_total]: records Kafka
+ *       refused for good ({@code too-large}): dead-lettered, never re-sent
  *   <li>{@value #RESYNCS}{@code {reason}} [headroom_ingest_resyncs_total]: full re-publishes completed;
  *       reason = leader, overflow
  *   <li>{@value #BUFFERED} [headroom_ingest_buffered_records]: queued plus unacknowledged records
@@ -53,6 +55,7 @@ public final class IngestMetrics {
   public static final String OVERFLOWS = "headroom.ingest.buffer.overflows";
   public static final String DELIVERY_FAILURES = "headroom.ingest.delivery.failures";
   public static final String RESYNCS = "headroom.ingest.resyncs";
+  public static final String REFUSED = "headroom.ingest.records.refused";
   public static final String BUFFERED = "headroom.ingest.buffered.records";
   public static final String LEADER = "headroom.ingest.leader";
   public static final String STATUS_WRITES = "headroom.config.status.writes";
@@ -100,6 +103,10 @@ public final class IngestMetrics {
 
   public void deliveryFailure() {
     registry.counter(DELIVERY_FAILURES).increment();
+  }
+
+  public void refused(String reason) {
+    registry.counter(REFUSED, "reason", reason).increment();
   }
 
   public void resync(String reason) {

@@ -1,7 +1,11 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.schemas.DeadLetter;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.NodeSync;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,8 +18,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -34,6 +39,11 @@ import org.slf4j.LoggerFactory;
  *       {@code delivery.timeout.ms}, is counted and raises "needs resync": once the broker answers
  *       again, the sink asks its owner (the resync callback) for a full re-publish, which
  *       supersedes whatever was lost. Records that did fit are still delivered first, in order.
+ *   <li>A record Kafka refuses as too large is not a lost record but a refused one: a re-publish
+ *       would send it again and be refused again, forever. It is counted ({@code
+ *       headroom_ingest_records_refused_total{reason="too-large"}}) and dead-lettered (its start,
+ *       topic and key), and no resync follows. Publishers keep their records under {@link
+ *       #recordBudget()} (a node sync is chunked), so this is a backstop.
  *   <li>Closed (not the leader): offers are ignored, nothing is published.
  * </ul>
  */
@@ -180,7 +190,9 @@ public final class KafkaSink implements AutoCloseable {
         next = queue.peekFirst();
       }
       try {
-        producer.send(new ProducerRecord<>(next.topic, next.key, next.value), this::completed);
+        Out sent = next;
+        producer.send(new ProducerRecord<>(next.topic, next.key, next.value),
+            (metadata, error) -> completed(sent, error));
         synchronized (this) {
           queue.pollFirst();
           inFlight++;
@@ -207,10 +219,12 @@ public final class KafkaSink implements AutoCloseable {
     return resyncReason != null;
   }
 
-  private void completed(RecordMetadata metadata, Exception error) {
+  private void completed(Out record, Exception error) {
     synchronized (this) {
       inFlight--;
-      if (error != null) {
+      if (error instanceof RecordTooLargeException || error instanceof RecordBatchTooLargeException) {
+        refusedAsTooLarge(record, error);
+      } else if (error != null) {
         metrics.deliveryFailure();
         if (resyncReason == null) {
           resyncReason = "delivery-failure";
@@ -220,7 +234,36 @@ public final class KafkaSink implements AutoCloseable {
       }
       notifyAll();
     }
-    reachable = error == null;
+    reachable = error == null || error instanceof RecordTooLargeException
+        || error instanceof RecordBatchTooLargeException;
+  }
+
+  /** Counted and dead-lettered, never re-sent (see the class comment). Holds the lock. */
+  private void refusedAsTooLarge(Out record, Exception error) {
+    metrics.refused("too-large");
+    LOG.error("Kafka refused a record for {} (key {}) as too large ({} bytes): dead-lettered, not re-sent: {}",
+        record.topic, record.key, record.value == null ? 0 : record.value.length, error.getMessage());
+    String deadLetters = settings.topics().deadLetter();
+    if (record.topic.equals(deadLetters)) {
+      return; // a dead letter about a dead letter could be refused in turn
+    }
+    DeadLetter letter = new DeadLetter(record.topic, -1, -1, record.key,
+        error.getClass().getName() + ": " + error.getMessage(), DeadLetter.payloadOf(record.value, recordBudget() / 4),
+        Instant.now(), DeadLetter.Kind.TOO_LARGE, "ingest");
+    queue.addLast(new Out(deadLetters, record.key, JsonCodec.encode(letter)));
+  }
+
+  /**
+   * The most bytes a publisher should put in one record: {@link NodeSync#DEFAULT_CHUNK_BYTES},
+   * or three quarters of a smaller {@code max.request.size} (room for the batch and key).
+   */
+  public int recordBudget() {
+    Object limit = settings.clientProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+    if (limit == null) {
+      return NodeSync.DEFAULT_CHUNK_BYTES;
+    }
+    int max = Integer.parseInt(limit.toString().trim());
+    return Math.max(256, Math.min(NodeSync.DEFAULT_CHUNK_BYTES, max - max / 4));
   }
 
   /** Checks that Kafka answers, sets up topics once, and asks for an owed resync. */

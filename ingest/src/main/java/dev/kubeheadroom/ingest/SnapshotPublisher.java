@@ -117,7 +117,11 @@ public final class SnapshotPublisher {
     for (PodSnapshot s : published.values()) {
       uids.computeIfAbsent(s.node(), n -> new ArrayList<>()).add(s.uid());
     }
-    uids.forEach((node, list) -> send(node, new NodeSync(node, list), "node-sync"));
+    // A node of many pods is synced in uid-range chunks, each under the sink's record budget:
+    // one record over Kafka's max.request.size would be refused on every resync (NodeSync).
+    int budget = sink.recordBudget();
+    uids.forEach((node, list) -> NodeSync.chunks(node, list, budget)
+        .forEach(chunk -> send(node, chunk, "node-sync")));
     LOG.debug("published node sync: {} nodes, {} pods", uids.size(), published.size());
   }
 

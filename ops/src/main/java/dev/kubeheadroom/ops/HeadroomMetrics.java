@@ -52,7 +52,12 @@ public final class HeadroomMetrics {
    * pod is bounded by the backoff (topology DESIGN.md).
    */
   public static final String RESIZE_BACKOFFS = "headroom.resize.backoffs";
-  /** {@code headroom_dead_letters_total{topic}}: records sent to the dead-letter topic. */
+  /**
+   * {@code headroom_dead_letters_total{topic,reason}}: records sent to the dead-letter topic (or,
+   * for the global tables, skipped), by the topic they were read from (empty: none, a failed
+   * punctuation) and why ({@code DeadLetter.Kind}: unreadable, null-key, wrong-key,
+   * processing-error, too-large, production-error).
+   */
   public static final String DEAD_LETTERS = "headroom.dead.letters";
 
   /** Label names, as they appear in the scrape. */
@@ -61,6 +66,8 @@ public final class HeadroomMetrics {
   public static final String POD = "pod";
   public static final String RESULT = "result";
   public static final String TOPIC = "topic";
+  public static final String REASON = "reason";
+  private static final String UNREADABLE = "unreadable";
 
   private final MeterRegistry registry;
   private final GaugeFamily nodeFactor;
@@ -225,20 +232,32 @@ public final class HeadroomMetrics {
     return reconcile;
   }
 
-  /** Counts one record sent to the dead-letter topic, by the topic it was read from. */
+  /** Counts one record sent to the dead-letter topic, by the topic it was read from and why. */
+  public void deadLetter(String sourceTopic, String reason) {
+    deadLetterCounter(sourceTopic, reason).increment();
+  }
+
+  /** Counts one unreadable record from {@code sourceTopic}. */
   public void deadLetter(String sourceTopic) {
-    deadLetterCounter(sourceTopic).increment();
+    deadLetter(sourceTopic, UNREADABLE);
   }
 
-  /** Creates the dead-letter counters of these source topics at 0, so rates start at 0. */
+  /**
+   * Creates the dead-letter counters of these source topics at 0 for the usual reasons
+   * (unreadable, processing-error), so rates start at 0.
+   */
   public void precreateDeadLetters(Collection<String> sourceTopics) {
-    sourceTopics.forEach(this::deadLetterCounter);
+    sourceTopics.forEach(t -> {
+      deadLetterCounter(t, UNREADABLE);
+      deadLetterCounter(t, "processing-error");
+    });
   }
 
-  private Counter deadLetterCounter(String sourceTopic) {
+  private Counter deadLetterCounter(String sourceTopic, String reason) {
     return Counter.builder(DEAD_LETTERS)
-        .description("Records sent to the dead-letter topic, by source topic")
+        .description("Records sent to the dead-letter topic, by source topic and reason")
         .tag(TOPIC, sourceTopic)
+        .tag(REASON, reason)
         .register(registry);
   }
 

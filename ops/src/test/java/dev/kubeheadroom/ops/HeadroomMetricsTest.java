@@ -27,7 +27,7 @@ class HeadroomMetricsTest {
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 3, change("team-a", "web-1", 3_000)));
     metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
     metrics.reconcileTimer().record(Duration.ofMillis(12));
-    metrics.deadLetter("headroom.pods");
+    metrics.deadLetter("headroom.pods", "null-key");
 
     // when scraped
     Scrape scrape = scrape();
@@ -49,8 +49,8 @@ class HeadroomMetricsTest {
     assertThat(scrape.value("headroom_resizes_total", Map.of("result", "deferred"))).contains(1.0);
     assertThat(scrape.value("headroom_pods_managed", Map.of())).contains(3.0);
     assertThat(scrape.value("headroom_resize_deferred_pods", Map.of())).contains(1.0);
-    assertThat(scrape.value("headroom_dead_letters_total", Map.of("topic", "headroom.pods")))
-        .contains(1.0);
+    assertThat(scrape.value("headroom_dead_letters_total",
+        Map.of("topic", "headroom.pods", "reason", "null-key"))).contains(1.0);
     assertThat(scrape.value("headroom_reconcile_duration_seconds_count", Map.of())).contains(1.0);
     assertThat(scrape.named("headroom_reconcile_duration_seconds_bucket"))
         .isNotEmpty()
@@ -149,12 +149,14 @@ class HeadroomMetricsTest {
     // when a stage declares the topics it reads
     metrics.precreateDeadLetters(List.of("headroom.pods", "headroom.nodes"));
 
-    // then both series exist at 0
+    // then each has its usual reasons' series at 0
     assertThat(scrape().named("headroom_dead_letters_total"))
-        .extracting(s -> s.labels().get("topic"), Scrape.Sample::value)
+        .extracting(s -> s.labels().get("topic"), s -> s.labels().get("reason"), Scrape.Sample::value)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple("headroom.pods", 0.0),
-            org.assertj.core.groups.Tuple.tuple("headroom.nodes", 0.0));
+            org.assertj.core.groups.Tuple.tuple("headroom.pods", "unreadable", 0.0),
+            org.assertj.core.groups.Tuple.tuple("headroom.pods", "processing-error", 0.0),
+            org.assertj.core.groups.Tuple.tuple("headroom.nodes", "unreadable", 0.0),
+            org.assertj.core.groups.Tuple.tuple("headroom.nodes", "processing-error", 0.0));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.pipeline;
 
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.topology.TopologyListener;
@@ -7,9 +8,9 @@ import dev.kubeheadroom.topology.TopologyListener;
 /** Two listeners told the same, in order. */
 record BothListeners(TopologyListener first, TopologyListener second) implements TopologyListener {
   @Override
-  public void deadLetter(String topic, String reason) {
-    first.deadLetter(topic, reason);
-    second.deadLetter(topic, reason);
+  public void deadLetter(String topic, DeadLetter.Kind kind, String reason) {
+    first.deadLetter(topic, kind, reason);
+    second.deadLetter(topic, kind, reason);
   }
 
   @Override

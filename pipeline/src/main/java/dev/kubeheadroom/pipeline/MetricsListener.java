@@ -1,6 +1,7 @@
 package dev.kubeheadroom.pipeline;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.topology.TopologyListener;
@@ -15,8 +16,8 @@ final class MetricsListener implements TopologyListener {
   }
 
   @Override
-  public void deadLetter(String topic, String reason) {
-    metrics.deadLetter(topic);
+  public void deadLetter(String topic, DeadLetter.Kind kind, String reason) {
+    metrics.deadLetter(topic, kind.wireName());
   }
 
   @Override

@@ -1,7 +1,9 @@
 package dev.kubeheadroom.replay;
 
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.topology.HeadroomTopology;
+import dev.kubeheadroom.topology.NodeFailure;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologyNode;
 import dev.kubeheadroom.topology.TopologySettings;
@@ -50,6 +52,7 @@ final class InlineTopology implements TopologyHarness {
 
   private static final Consumer<Record<?, ?>> DROPPED = r -> {};
 
+  private final TopologyListener listener;
   private final Map<String, StateStore> stores = new HashMap<>();
   /** Input topic → the source's children (or the global table's processor) it feeds. */
   private final Map<String, Consumer<Record<?, ?>>> inputs = new HashMap<>();
@@ -62,10 +65,11 @@ final class InlineTopology implements TopologyHarness {
   private Metadata current;
 
   InlineTopology(TopologySettings settings, TopologyListener listener, Instant start) {
-    this(HeadroomTopology.nodes(settings, listener), start);
+    this(HeadroomTopology.nodes(settings, listener), listener, start);
   }
 
-  InlineTopology(List<TopologyNode> nodes, Instant start) {
+  InlineTopology(List<TopologyNode> nodes, TopologyListener listener, Instant start) {
+    this.listener = listener;
     this.wallClockMs = start.toEpochMilli();
     Map<String, Processor<Object, Object, Object, Object>> processors = new LinkedHashMap<>();
     Map<String, Consumer<Record<?, ?>>> entries = new HashMap<>(); // node → what a record sent to it does
@@ -107,8 +111,13 @@ final class InlineTopology implements TopologyHarness {
       throw new IllegalArgumentException("not an input topic: " + topic);
     }
     enter(topic, timestampMs);
-    input.accept(new Record<>(key, value, timestampMs));
-    current = null;
+    try {
+      input.accept(new Record<>(key, value, timestampMs));
+    } catch (NodeFailure e) {
+      failed(topic, e); // as the live processing handler: counted, skipped
+    } finally {
+      current = null;
+    }
   }
 
   /**
@@ -119,8 +128,13 @@ final class InlineTopology implements TopologyHarness {
   @Override
   public void pipe(String topic, NodeEvent event, long timestampMs) {
     enter(topic, timestampMs);
-    decoded.accept(new Record<>(event.node(), event, timestampMs));
-    current = null;
+    try {
+      decoded.accept(new Record<>(event.node(), event, timestampMs));
+    } catch (NodeFailure e) {
+      failed(topic, e);
+    } finally {
+      current = null;
+    }
   }
 
   /** Moves the wall clock to {@code ms} (never back) and fires what came due, once each. */
@@ -132,10 +146,19 @@ final class InlineTopology implements TopologyHarness {
     wallClockMs = ms;
     for (Schedule s : List.copyOf(schedules)) {
       if (!s.cancelled && s.next <= ms) {
-        s.punctuator.punctuate(ms);
         s.next += ((ms - s.next) / s.intervalMs + 1) * s.intervalMs;
+        try {
+          s.punctuator.punctuate(ms);
+        } catch (NodeFailure e) {
+          failed("", e);
+        }
       }
     }
+  }
+
+  /** What {@code DeadLetterProcessingHandler} does live, minus the record nobody reads here. */
+  private void failed(String topic, NodeFailure e) {
+    listener.deadLetter(topic, DeadLetter.Kind.PROCESSING_ERROR, e.reason());
   }
 
   long wallClockMs() {

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
@@ -47,8 +48,8 @@ public final class ReplayEngine implements AutoCloseable {
     this.tick = settings.tick();
     TopologyListener capturing = new TopologyListener() {
       @Override
-      public void deadLetter(String topic, String reason) {
-        listener.deadLetter(topic, reason);
+      public void deadLetter(String topic, DeadLetter.Kind kind, String reason) {
+        listener.deadLetter(topic, kind, reason);
       }
 
       @Override

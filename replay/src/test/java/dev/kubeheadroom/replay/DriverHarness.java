@@ -47,9 +47,9 @@ public final class DriverHarness implements TopologyHarness {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a state directory for replay", e);
     }
-    // The production config; the broker is never contacted.
-    Properties props = TopologyRunner.properties(
-        new TopologyRunner.Options("headroom-replay", dev.kubeheadroom.schemas.KafkaClientSettings.of("replay:0"), stateDir));
+    // The live app's properties (exactly-once, the dead-letter handlers), bar where it runs.
+    Properties props = TopologyRunner.properties(new TopologyRunner.Options("headroom-replay",
+        dev.kubeheadroom.schemas.KafkaClientSettings.of("replay:0") /* never contacted */, stateDir), settings, listener);
     driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     wallClockMs = start.toEpochMilli();
     StringSerializer keys = new StringSerializer();

@@ -51,7 +51,7 @@ class InlineTopologyTest {
     }
 
     @Override
-    public void deadLetter(String topic, String reason) {
+    public void deadLetter(String topic, dev.kubeheadroom.schemas.DeadLetter.Kind kind, String reason) {
       deadLetters.add(topic + ": " + reason);
     }
 
@@ -175,7 +175,7 @@ class InlineTopologyTest {
     List<TopologyNode> nodes = new ArrayList<>(HeadroomTopology.nodes(TopologySettings.defaults(topics), listener));
     ProcessorSupplier<String, NodeDecision, Void, Void> tap = () -> record -> seen.add(record.value());
     nodes.add(new TopologyNode.Processing("tap", tap, List.of(HeadroomTopology.BOOKING), List.of()));
-    InlineTopology tapped = new InlineTopology(nodes, T0);
+    InlineTopology tapped = new InlineTopology(nodes, listener, T0);
     tapped.pipe(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)),
         T0.toEpochMilli());
     tapped.pipe(topics.namespaces(), "team-a", JsonCodec.encode(managedNs("team-a")), T0.toEpochMilli());

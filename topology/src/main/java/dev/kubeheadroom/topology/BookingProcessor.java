@@ -12,6 +12,7 @@ import dev.kubeheadroom.topology.booking.NodeDecider;
 import dev.kubeheadroom.topology.booking.RefusalBackoff;
 import dev.kubeheadroom.topology.booking.Step;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -57,6 +58,14 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
 
   @Override
   public void process(Record<String, NodeEvent> record) {
+    try {
+      book(record);
+    } catch (RuntimeException e) {
+      throw new NodeFailure(record.key(), e); // to the processing handler: dead-lettered, skipped
+    }
+  }
+
+  private void book(Record<String, NodeEvent> record) {
     String node = record.key();
     Instant at = Instant.ofEpochMilli(record.timestamp());
     Step step = bookings.load(node).apply(record.value(), at);
@@ -103,18 +112,33 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     if (debouncer.isEmpty()) {
       return;
     }
-    for (String node : debouncer.takeDue(now, config.debouncePeriod(), config.maxDebounceDelay())) {
-      long started = System.nanoTime(); // duration metric only; never feeds a decision
-      NodeBooking booking = bookings.load(node);
-      Step step = NodeDecider.decide(booking, config, namespaces::get, now);
-      bookings.save(step);
-      step.decision().ifPresent(d -> {
-        context.forward(new Record<>(node, d, wallClockMs));
-        listener.decided(d);
-      });
-      NodeDecider.nextWake(step.booking(), config, now).ifPresent(w -> debouncer.wakeAt(node, w));
-      listener.evaluated(node, System.nanoTime() - started);
+    List<String> due = debouncer.takeDue(now, config.debouncePeriod(), config.maxDebounceDelay());
+    for (int i = 0; i < due.size(); i++) {
+      try {
+        decide(due.get(i), config, now, wallClockMs);
+      } catch (RuntimeException e) {
+        // The nodes after this one are still due: put them back for the next tick, and let the
+        // processing handler dead-letter this node's failure (it is retried at its next change).
+        due.subList(i + 1, due.size()).forEach(n -> debouncer.wakeAt(n, now));
+        throw new NodeFailure(due.get(i), e);
+      }
     }
+  }
+
+  private void decide(String node, ClusterConfig config, Instant now, long wallClockMs) {
+    long started = System.nanoTime(); // duration metric only; never feeds a decision
+    NodeBooking booking = bookings.load(node);
+    Step step = NodeDecider.decide(booking, config, namespaces::get, now);
+    // Split before saving: a decision that cannot be sent must not be remembered as sent.
+    List<NodeDecision> records = step.decision()
+        .map(d -> DecisionParts.split(d, settings.maxRecordBytes())).orElse(List.of());
+    bookings.save(step);
+    for (NodeDecision record : records) { // one, or the parts in order (DecisionParts)
+      context.forward(new Record<>(node, record, wallClockMs));
+    }
+    step.decision().ifPresent(listener::decided);
+    NodeDecider.nextWake(step.booking(), config, now).ifPresent(w -> debouncer.wakeAt(node, w));
+    listener.evaluated(node, System.nanoTime() - started);
   }
 
   /**

@@ -4,7 +4,6 @@ import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.SchemaException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -13,7 +12,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Reads node-keyed records. A record that cannot be read goes to the dead-letter topic with the
- * reason, and the pipeline goes on: one bad record must never stop a node's history.
+ * reason, and the pipeline goes on: one bad record must never stop a node's history. So does a
+ * record without a key or keyed by another node than its event's: Kafka placed it by that key,
+ * so it may sit in another task's partition than the node's history, and booking it there would
+ * split the node between two tasks.
  */
 final class EventDecoder implements Processor<String, byte[], String, Object> {
   private final TopologyListener listener;
@@ -30,24 +32,30 @@ final class EventDecoder implements Processor<String, byte[], String, Object> {
 
   @Override
   public void process(Record<String, byte[]> record) {
-    String reason;
+    NodeEvent event;
     try {
-      NodeEvent event = JsonCodec.decode(record.value(), NodeEvent.class);
-      if (record.key() == null || record.key().equals(event.node())) {
-        context.forward(record.withKey(event.node()).withValue(event), HeadroomTopology.BOOKING);
-        return;
-      }
-      reason = "key " + record.key() + " does not match the event's node " + event.node();
+      event = JsonCodec.decode(record.value(), NodeEvent.class);
     } catch (SchemaException e) {
-      reason = e.getMessage();
+      deadLetter(record, DeadLetter.Kind.UNREADABLE, e.getMessage());
+      return;
     }
+    if (record.key() == null) {
+      deadLetter(record, DeadLetter.Kind.NULL_KEY, "no key; the event's node is " + event.node());
+    } else if (!record.key().equals(event.node())) {
+      deadLetter(record, DeadLetter.Kind.WRONG_KEY,
+          "key " + record.key() + " does not match the event's node " + event.node());
+    } else {
+      context.forward(record.withValue(event), HeadroomTopology.BOOKING);
+    }
+  }
+
+  private void deadLetter(Record<String, byte[]> record, DeadLetter.Kind kind, String reason) {
     RecordMetadata meta = context.recordMetadata().orElse(null);
     String topic = meta == null ? "" : meta.topic();
-    String payload = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
     DeadLetter letter = new DeadLetter(topic, meta == null ? -1 : meta.partition(),
-        meta == null ? -1 : meta.offset(), record.key(), reason, payload,
-        Instant.ofEpochMilli(record.timestamp()));
-    listener.deadLetter(topic, reason);
+        meta == null ? -1 : meta.offset(), record.key(), reason, DeadLetter.payloadOf(record.value()),
+        Instant.ofEpochMilli(record.timestamp()), kind, HeadroomTopology.DECODE);
+    listener.deadLetter(topic, kind, reason);
     context.forward(record.withValue(letter), HeadroomTopology.DEAD_LETTER_SINK);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.topology;
 
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.SchemaException;
 import java.util.Objects;
@@ -41,7 +42,7 @@ final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, V
   @Override
   public void process(Record<String, byte[]> record) {
     if (record.key() == null) {
-      skip("record without a key");
+      skip(DeadLetter.Kind.NULL_KEY, "record without a key");
       return;
     }
     if (record.value() == null) {
@@ -54,7 +55,7 @@ final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, V
     try {
       value = JsonCodec.decode(record.value(), type);
     } catch (SchemaException e) {
-      skip(e.getMessage());
+      skip(DeadLetter.Kind.UNREADABLE, e.getMessage());
       return;
     }
     if (!Objects.equals(store.get(record.key()), value)) {
@@ -63,9 +64,9 @@ final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, V
     }
   }
 
-  private void skip(String reason) {
+  private void skip(DeadLetter.Kind kind, String reason) {
     String topic = context.recordMetadata().map(m -> m.topic()).orElse(storeName);
     LOG.warn("Skipping unreadable record on {}: {}", topic, reason);
-    listener.deadLetter(topic, reason);
+    listener.deadLetter(topic, kind, reason);
   }
 }

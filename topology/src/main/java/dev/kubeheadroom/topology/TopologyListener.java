@@ -1,5 +1,6 @@
 package dev.kubeheadroom.topology;
 
+import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 
@@ -7,10 +8,14 @@ import dev.kubeheadroom.schemas.OutcomeResult;
 public interface TopologyListener {
   TopologyListener NONE = new TopologyListener() {};
 
-  /** A record could not be read and went to the dead-letter topic (or, for global tables, was skipped). */
-  default void deadLetter(String topic, String reason) {}
+  /**
+   * A record read from {@code topic} (empty when none: a punctuation) was not used and went to the
+   * dead-letter topic (or, for global tables, was skipped), for {@code kind}; {@code reason} is
+   * the human-readable why.
+   */
+  default void deadLetter(String topic, DeadLetter.Kind kind, String reason) {}
 
-  /** A decision was emitted. */
+  /** A decision was emitted (whole: a split one is reported once, before its parts are sent). */
   default void decided(NodeDecision decision) {}
 
   /**

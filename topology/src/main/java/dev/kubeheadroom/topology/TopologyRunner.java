@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
@@ -48,7 +49,10 @@ public final class TopologyRunner implements AutoCloseable {
   }
 
   public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener) {
-    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(settings, listener), properties(options));
+    Properties properties = properties(options, settings, listener);
+    TopologySettings fitted = settings.withMaxRecordBytes(
+        recordBudget(properties, settings.maxRecordBytes()));
+    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
     TopologyRunner runner = new TopologyRunner(streams);
     streams.setUncaughtExceptionHandler(e -> {
       // Losing a stream thread to a bug must be loud: stop, and let the process exit non-zero
@@ -70,10 +74,12 @@ public final class TopologyRunner implements AutoCloseable {
   /**
    * The Streams config, the only one: the live runner and every harness that runs the built
    * topology (replay's {@code TopologyTestDriver} yardstick, the topology tests) use it, so a test
-   * runs what production runs. {@code options} say where (application id, brokers, state); this
-   * says how.
+   * runs what production runs and handles errors alike: a record a processor throws on, one the
+   * sources cannot deserialize, and an output Kafka refuses are dead-lettered to
+   * {@code topics.deadLetter()} with the reason, counted through {@code listener}, and processing
+   * goes on (DESIGN.md, "No record stops the topology"). {@code options} say where.
    */
-  public static Properties properties(Options options) {
+  public static Properties properties(Options options, TopologySettings settings, TopologyListener listener) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka().bootstrapServers());
@@ -81,7 +87,14 @@ public final class TopologyRunner implements AutoCloseable {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
-    p.put("processing.exception.handler.global.enabled", true);
+    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class);
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class);
+    p.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, settings.topics().deadLetter());
+    p.put(DeadLetters.LISTENER_CONFIG, listener);
+    // Global tables (namespaces, config) too: their processor skips and counts what it cannot
+    // read; anything else it throws on is counted and skipped rather than stopping the app.
+    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     // A node's pods, nodes and outcomes partitions are read as they come, not held back in
     // timestamp order while one of them is empty (the outcomes partition nearly always is). The
     // order across those topics carries little: each event sets its own part of the booking, and
@@ -92,6 +105,23 @@ public final class TopologyRunner implements AutoCloseable {
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     p.putAll(options.kafka().properties());
     return p;
+  }
+
+  /**
+   * The decision budget that fits the producer: the settings' unless the client properties set a
+   * smaller {@code max.request.size}, then a quarter of that below it (the record batch, key
+   * and headers take some; a decision over it would poison the exactly-once transaction).
+   */
+  static int recordBudget(Properties properties, int configured) {
+    Object limit = properties.get(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
+    if (limit == null) {
+      limit = properties.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+    }
+    if (limit == null) {
+      return configured;
+    }
+    int max = Integer.parseInt(limit.toString().trim());
+    return Math.max(1024, Math.min(configured, max - max / 4));
   }
 
   /** The Streams client, for binding its metrics. */

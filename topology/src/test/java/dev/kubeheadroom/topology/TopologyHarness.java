@@ -27,7 +27,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /** The production topology under a TopologyTestDriver, with time moved explicitly. */
 final class TopologyHarness implements AutoCloseable {
   static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-  final Topics topics = Topics.defaults();
+  final Topics topics;
   final TopologyTestDriver driver;
   private final TestInputTopic<String, byte[]> pods;
   private final TestInputTopic<String, byte[]> nodes;
@@ -43,11 +43,16 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   TopologyHarness(Path stateDir, Instant start) {
-    // The production Streams config: a test runs what the topology stage runs.
+    this(stateDir, start, TopologySettings.defaults(Topics.defaults()), TopologyListener.NONE);
+  }
+
+  /** The production topology and the production Streams properties (TopologyRunner's). */
+  TopologyHarness(Path stateDir, Instant start, TopologySettings settings, TopologyListener listener) {
+    this.topics = settings.topics();
     Properties props = TopologyRunner.properties(
-        new TopologyRunner.Options("headroom-test", dev.kubeheadroom.schemas.KafkaClientSettings.of("dummy:9092"), stateDir));
-    driver = new TopologyTestDriver(
-        HeadroomTopology.build(TopologySettings.defaults(topics), TopologyListener.NONE), props, start);
+        new TopologyRunner.Options("headroom-test", dev.kubeheadroom.schemas.KafkaClientSettings.of("dummy:9092"), stateDir),
+        settings, listener);
+    driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, start);
     now = start;
     var ks = new StringSerializer();
     var vs = new ByteArraySerializer();

@@ -58,7 +58,13 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     } else if (event instanceof PodRemoved removed) {
       return removePods(Set.of(removed.uid()));
     } else if (event instanceof NodeSync sync) {
-      Set<String> gone = new HashSet<>(pods.keySet());
+      // A chunk speaks for its uid range only (NodeSync): pods outside it are left alone.
+      Set<String> gone = new HashSet<>();
+      for (String uid : pods.keySet()) {
+        if (sync.covers(uid)) {
+          gone.add(uid);
+        }
+      }
       gone.removeAll(sync.podUids());
       return removePods(gone);
     } else if (event instanceof NodeSnapshot node) {
