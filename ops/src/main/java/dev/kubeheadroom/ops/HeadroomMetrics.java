@@ -52,6 +52,11 @@ public final class HeadroomMetrics {
    * pod is bounded by the backoff (topology DESIGN.md).
    */
   public static final String RESIZE_BACKOFFS = "headroom.resize.backoffs";
+  /**
+   * {@code headroom_fenced_records_total{topic}}: records of a superseded ingest leader the
+   * topology dropped (split-brain fencing, topology DESIGN.md); a few after a failover are normal.
+   */
+  public static final String FENCED_RECORDS = "headroom.fenced.records";
   /** {@code headroom_dead_letters_total{topic}}: records sent to the dead-letter topic. */
   public static final String DEAD_LETTERS = "headroom.dead.letters";
 
@@ -218,6 +223,14 @@ public final class HeadroomMetrics {
     } else {
       infeasible.remove(key);
     }
+  }
+
+  /** Counts one record of a superseded ingest leader dropped by the topology, by source topic. */
+  public void fenced(String sourceTopic) {
+    Counter.builder(FENCED_RECORDS)
+        .description("Records of a superseded ingest leader dropped by the topology, by source topic")
+        .tag(TOPIC, sourceTopic)
+        .register(registry).increment();
   }
 
   /** Times one node's reconcile ({@code headroom_reconcile_duration_seconds}). */

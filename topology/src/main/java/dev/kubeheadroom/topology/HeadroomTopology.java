@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * pods, nodes, outcomes (bytes, key: node)
  *   → decode ──unreadable──▶ dead-letter
- *   → booking (stores: nodes, pods; wall-clock punctuator: debounce → policy)
+ *   → booking (stores: nodes, pods, fences; a stale leader's record is fenced;
+ *              wall-clock punctuator: debounce → policy)
  *   → decisions (key: node)
  * namespaces, config (compacted) → global stores (bump a version the punctuator compares)
  * </pre>
@@ -32,6 +33,8 @@ import org.apache.kafka.streams.state.Stores;
 public final class HeadroomTopology {
   public static final String NODES_STORE = "headroom-nodes";
   public static final String PODS_STORE = "headroom-pods";
+  /** Per node, the highest ingest epoch seen ({@code NodeEvent.epoch}): older ones are fenced. */
+  public static final String FENCES_STORE = "headroom-fences";
   public static final String NAMESPACES_STORE = "headroom-namespaces";
   public static final String CONFIG_STORE = "headroom-config";
 
@@ -63,6 +66,9 @@ public final class HeadroomTopology {
         .withCachingEnabled(), BOOKING);
     topology.addStateStore(Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(PODS_STORE), Serdes.String(), new PodEntrySerde())
+        .withCachingEnabled(), BOOKING);
+    topology.addStateStore(Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(FENCES_STORE), Serdes.String(), Serdes.Long())
         .withCachingEnabled(), BOOKING);
     topology.addSink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
         HeadroomSerdes.decisions().serializer(), BOOKING);

@@ -60,7 +60,7 @@ public final class InlineTopology {
     this.topics = settings.topics();
     this.wallClockMs = start.toEpochMilli();
     for (String name : List.of(HeadroomTopology.NODES_STORE, HeadroomTopology.PODS_STORE,
-        HeadroomTopology.NAMESPACES_STORE, HeadroomTopology.CONFIG_STORE)) {
+        HeadroomTopology.FENCES_STORE, HeadroomTopology.NAMESPACES_STORE, HeadroomTopology.CONFIG_STORE)) {
       stores.put(name, new ObjectStore<>(name));
     }
     GlobalVersion globals = new GlobalVersion();

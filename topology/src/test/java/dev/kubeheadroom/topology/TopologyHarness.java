@@ -44,13 +44,17 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   TopologyHarness(Path stateDir, Instant start) {
+    this(stateDir, start, TopologyListener.NONE);
+  }
+
+  TopologyHarness(Path stateDir, Instant start, TopologyListener listener) {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "headroom-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     driver = new TopologyTestDriver(
-        HeadroomTopology.build(TopologySettings.defaults(topics), TopologyListener.NONE), props, start);
+        HeadroomTopology.build(TopologySettings.defaults(topics), listener), props, start);
     now = start;
     var ks = new StringSerializer();
     var vs = new ByteArraySerializer();
