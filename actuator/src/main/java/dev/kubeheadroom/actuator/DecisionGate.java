@@ -1,7 +1,7 @@
 package dev.kubeheadroom.actuator;
 
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -74,7 +74,7 @@ final class DecisionGate {
       containers.addAll(pod.getSpec().getInitContainers());
     }
     List<String> below = new ArrayList<>();
-    for (ContainerTarget t : work.change().containers()) {
+    for (ContainerChange t : work.change().containers()) {
       for (Container c : containers) {
         long request = c.getName().equals(t.name()) ? requestMilli(c) : 0;
         if (t.toMilli() < request) {

@@ -1,7 +1,7 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -133,7 +133,7 @@ final class ResizePatcher {
 
   static Body body(PodWork work, Pod current) {
     Map<String, Long> targets = new LinkedHashMap<>();
-    for (ContainerTarget t : work.change().containers()) {
+    for (ContainerChange t : work.change().containers()) {
       targets.put(t.name(), t.toMilli());
     }
     List<String> changed = new ArrayList<>();

@@ -1,15 +1,14 @@
 package dev.kubeheadroom.schemas;
 
-import dev.kubeheadroom.policy.NodeStats;
-import dev.kubeheadroom.policy.PodInput;
-import dev.kubeheadroom.policy.PolicyConfig;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * One computation for one node that changed at least one limit. It carries every input the
  * policy saw, so the {@code decisions} topic is itself an audit log: re-running the policy on
- * {@code inputs} and {@code config} re-derives {@code changes}.
+ * {@code inputs} and {@code config} re-derives {@code changes}. Its parts are schemas' own wire
+ * records, mapped from the policy's types where the topology builds it (and back where replay
+ * re-runs the policy), so the topic's format changes only with these records.
  *
  * @param node node name (the record key)
  * @param at the event time the computation ran at (from records, never the wall clock)
@@ -27,9 +26,9 @@ public record NodeDecision(
     long configGeneration,
     String policy,
     boolean dryRun,
-    PolicyConfig config,
-    NodeStats stats,
-    List<PodInput> inputs,
+    DecisionConfig config,
+    DecisionStats stats,
+    List<DecisionInput> inputs,
     List<PodChange> changes)
     implements Versioned {
   public NodeDecision {
