@@ -1,9 +1,9 @@
 package dev.kubeheadroom.actuator;
 
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -85,7 +85,7 @@ final class DecisionGate {
   static Optional<Rejection> belowRequest(PodWork work, Pod pod) {
     List<Container> containers = containers(pod, true);
     List<String> below = new ArrayList<>();
-    for (ContainerTarget t : work.change().containers()) {
+    for (ContainerChange t : work.change().containers()) {
       for (Container c : containers) {
         long request = c.getName().equals(t.name()) ? requestMilli(c) : 0;
         if (t.toMilli() < request) {

@@ -1,6 +1,6 @@
 package dev.kubeheadroom.actuator;
 
-import dev.kubeheadroom.policy.NodeStats;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.time.Instant;
@@ -24,7 +24,7 @@ import org.apache.kafka.common.TopicPartition;
  * @param notBeforeNanos ticker time before which it must not be tried (retry backoff)
  */
 record PodWork(
-    long seq, String node, Instant at, String policy, boolean dryRun, NodeStats stats,
+    long seq, String node, Instant at, String policy, boolean dryRun, DecisionStats stats,
     PodChange change, TopicPartition source, long offset, int attempt, long notBeforeNanos) {
 
   PodWork {

@@ -1,9 +1,9 @@
 package dev.kubeheadroom.actuator;
 
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.policy.LimitRangeCaps;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -136,7 +136,7 @@ final class ResizePatcher {
 
   static Body body(PodWork work, Pod current) {
     Map<String, Long> targets = new LinkedHashMap<>();
-    for (ContainerTarget t : work.change().containers()) {
+    for (ContainerChange t : work.change().containers()) {
       targets.put(t.name(), t.toMilli());
     }
     List<String> changed = new ArrayList<>();

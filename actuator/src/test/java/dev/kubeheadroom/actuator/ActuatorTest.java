@@ -12,7 +12,7 @@ import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import dev.kubeheadroom.kubedouble.Fault;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -121,11 +121,11 @@ class ActuatorTest {
     String uid = pod.getMetadata().getUid();
     h.start();
     h.produce(decision("n1", false, change(uid, NS, "multi", 1500, 3000,
-        new ContainerTarget("app", 1000, 2000), new ContainerTarget("helper", 500, 1000))));
+        new ContainerChange("app", 1000, 2000), new ContainerChange("helper", 500, 1000))));
     h.outcomesUntil(os -> os.size() >= 1);
     // when a second decision changes only app
     h.produce(decision("n1", false, change(uid, NS, "multi", 3000, 3500,
-        new ContainerTarget("app", 2000, 2500))));
+        new ContainerChange("app", 2000, 2500))));
     // then it applies (no 422 for an omitted owned limit) and helper keeps its limit
     List<ResizeOutcome> outcomes = h.outcomesUntil(os -> os.size() >= 2);
     assertThat(outcomes).extracting(ResizeOutcome::result)

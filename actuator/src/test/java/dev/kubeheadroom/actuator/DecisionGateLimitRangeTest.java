@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.actuator.DecisionGate.Rejection;
 import dev.kubeheadroom.actuator.DecisionGate.Rule;
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.PodChange;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -78,8 +78,8 @@ class DecisionGateLimitRangeTest {
 
   @Test
   void aSidecarsTargetIsCheckedToo() {
-    PodChange change = change("u", "team-a", "web-1", 1800, 2300, new ContainerTarget("app", 1500, 1500),
-        new ContainerTarget("proxy", 300, 801));
+    PodChange change = change("u", "team-a", "web-1", 1800, 2300, new ContainerChange("app", 1500, 1500),
+        new ContainerChange("proxy", 300, 801));
     LimitRangeCaps ratio = new LimitRangeCaps(0, 0, 4000); // proxy: 200m × 4 = 800m
     assertThat(DecisionGate.outsideLimitRange(work(change), pod(true), ratio))
         .map(Rejection::message).hasValueSatisfying(m -> assertThat(m).contains("proxy 801m > LimitRange cap 800m"));

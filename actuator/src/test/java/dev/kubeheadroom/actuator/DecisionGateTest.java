@@ -5,7 +5,7 @@ import static dev.kubeheadroom.actuator.Decisions.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.actuator.DecisionGate.Rule;
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.LabelSelector;
@@ -103,7 +103,7 @@ class DecisionGateTest {
 
   @Test
   void aSidecarsRequestCountsToo() {
-    PodChange change = change("u", "team-a", "web-1", 1500, 100, new ContainerTarget("proxy", 300, 100));
+    PodChange change = change("u", "team-a", "web-1", 1500, 100, new ContainerChange("proxy", 300, 100));
     assertThat(DecisionGate.belowRequest(work(NOW, change), pod("750m")))
         .map(DecisionGate.Rejection::rule).contains(Rule.REQUEST);
   }

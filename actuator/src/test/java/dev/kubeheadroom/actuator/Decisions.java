@@ -1,8 +1,9 @@
 package dev.kubeheadroom.actuator;
 
-import dev.kubeheadroom.policy.ContainerTarget;
-import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.time.Instant;
@@ -14,7 +15,7 @@ final class Decisions {
   /** Fresh: the actuator rejects a decision older than {@code maxDecisionAge} (10 minutes). */
   static final Instant AT = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   /** The design's worked example (§5.1): 16 cores, 8 booked by managed pods, factor 2. */
-  static final NodeStats STATS = new NodeStats(16_000, 8_000, 8_000, 8_000, 3, 14, 2.0);
+  static final DecisionStats STATS = new DecisionStats(16_000, 8_000, 8_000, 8_000, 3, 14, 2.0);
 
   private Decisions() {}
 
@@ -23,17 +24,17 @@ final class Decisions {
   }
 
   static NodeDecision decision(String node, Instant at, boolean dryRun, PodChange... changes) {
-    return new NodeDecision(node, at, 1, "proportional-v1", dryRun, PolicyConfig.DEFAULTS, STATS,
+    return new NodeDecision(node, at, 1, "proportional-v1", dryRun, DecisionConfig.of(PolicyConfig.DEFAULTS), STATS,
         List.of(), List.of(changes));
   }
 
   /** One pod, one container {@code app} going {@code from → to}. */
   static PodChange change(String uid, String ns, String name, long from, long to) {
     return new PodChange(uid, ns, name, to > from ? "grow" : "shrink", from, to,
-        List.of(new ContainerTarget("app", from, to)));
+        List.of(new ContainerChange("app", from, to)));
   }
 
-  static PodChange change(String uid, String ns, String name, long from, long to, ContainerTarget... containers) {
+  static PodChange change(String uid, String ns, String name, long from, long to, ContainerChange... containers) {
     return new PodChange(uid, ns, name, to > from ? "grow" : "shrink", from, to, List.of(containers));
   }
 }

@@ -4,8 +4,9 @@ import static dev.kubeheadroom.actuator.Decisions.change;
 import static dev.kubeheadroom.actuator.Decisions.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.PodChange;
@@ -37,8 +38,8 @@ class EventAndAnnotationTextTest {
 
   @Test
   void fractionalCoresHaveNoTrailingZeros() {
-    NodeDecision d = new NodeDecision("n1", Decisions.AT, 1, "proportional-v1", false, PolicyConfig.DEFAULTS,
-        new NodeStats(15_500, 7_000, 8_500, 7_000, 2, 5, 2.2142857),
+    NodeDecision d = new NodeDecision("n1", Decisions.AT, 1, "proportional-v1", false,
+        DecisionConfig.of(PolicyConfig.DEFAULTS), new DecisionStats(15_500, 7_000, 8_500, 7_000, 2, 5, 2.2142857),
         List.of(), List.of(change("u", "ns", "b", 0, 2210)));
     assertThat(EventRecorder.content(work(d), OutcomeResult.APPLIED, "")).hasValueSatisfying(c ->
         assertThat(c.note()).isEqualTo("none → 2210m (node factor 2.21, slack 8.5/15.5 cores)"));

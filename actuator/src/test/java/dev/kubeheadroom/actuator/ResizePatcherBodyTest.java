@@ -4,7 +4,7 @@ import static dev.kubeheadroom.actuator.Decisions.change;
 import static dev.kubeheadroom.actuator.Decisions.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.PodChange;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -49,7 +49,7 @@ class ResizePatcherBodyTest {
         container("logger", null, "100m"));
     // when
     ResizePatcher.Body body = ResizePatcher.body(work(change("u1", "ns", "web", 1500, 2000,
-        new ContainerTarget("app", 1000, 1500))), current);
+        new ContainerChange("app", 1000, 1500))), current);
     // then: only cpu limits, canonical quantities, the request-less container left alone
     assertThat(body.pod().getSpec().getContainers()).extracting(Container::getName).containsExactly("app", "helper");
     assertThat(limitsOf(body.pod(), 0)).isEqualTo(Map.of("cpu", new Quantity("1500m")));
@@ -81,7 +81,7 @@ class ResizePatcherBodyTest {
         .addToInitContainers(new ContainerBuilder(container("log", "100m", "200m")).withRestartPolicy("Always").build())
         .endSpec().build();
     ResizePatcher.Body body = ResizePatcher.body(work(change("u1", "ns", "web", 1200, 2400,
-        new ContainerTarget("app", 1000, 2000), new ContainerTarget("proxy", 200, 400))), current);
+        new ContainerChange("app", 1000, 2000), new ContainerChange("proxy", 200, 400))), current);
     assertThat(body.changed()).containsExactly("app", "proxy");
     assertThat(body.problem()).isEmpty();
     // the changed sidecar at its target, the unchanged owned sidecar at its current limit, no "setup"
@@ -98,7 +98,7 @@ class ResizePatcherBodyTest {
     Pod current = new PodBuilder(pod(container("app", "500m", "1"))).editSpec()
         .addToInitContainers(container("setup", "300m", null)).endSpec().build();
     ResizePatcher.Body body = ResizePatcher.body(work(change("u1", "ns", "web", 600, 900,
-        new ContainerTarget("setup", 300, 600))), current);
+        new ContainerChange("setup", 300, 600))), current);
     assertThat(body.changed()).isEmpty();
     assertThat(body.problem()).contains("no such resizable container [setup]");
   }

@@ -7,13 +7,13 @@ import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.replay.ClusterReport;
 import dev.kubeheadroom.replay.DriverHarness;
 import dev.kubeheadroom.replay.ReplayEngine;
-import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.replay.Simulation;
+import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodChange;
@@ -227,7 +227,7 @@ final class StagedReplay {
             continue;
           }
           Map<String, Long> to = new HashMap<>();
-          for (ContainerTarget t : change.containers()) {
+          for (ContainerChange t : change.containers()) {
             to.put(t.name(), t.toMilli());
           }
           PodSnapshot applied = pod.resized(to);

@@ -196,6 +196,11 @@ public final class Ingest implements AutoCloseable {
     return infeasible;
   }
 
+  /** The Kafka sink (tests hold and release its sends). */
+  KafkaSink sink() {
+    return sink;
+  }
+
   /** The pod publisher (for diagnostics and tests). */
   SnapshotPublisher podPublisher() {
     return pods;
@@ -263,7 +268,18 @@ public final class Ingest implements AutoCloseable {
     if (!leader.leading() || terminated.isDone()) {
       return;
     }
-    sink.open();
+    java.util.OptionalLong epoch;
+    try {
+      epoch = leader.epoch();
+    } catch (RuntimeException e) {
+      stop("the Lease could not be read for this leadership's epoch: " + e.getMessage());
+      return;
+    }
+    if (epoch.isEmpty()) {
+      return; // another instance holds the Lease already: the elector tells this one it lost
+    }
+    LOG.info("leading with epoch {}", epoch.getAsLong());
+    sink.open(epoch.getAsLong());
     metrics.leader(true);
     resync("leader");
     startStatusWriter();

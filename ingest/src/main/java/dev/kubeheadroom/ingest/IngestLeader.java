@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +59,22 @@ public final class IngestLeader implements AutoCloseable {
   /** Whether this instance holds the lease now. */
   public boolean leading() {
     return leading;
+  }
+
+  /**
+   * The epoch of this leadership ({@link LeaseEpoch}), read from the Lease as it is now: empty
+   * when another instance holds it (this one has lost it, or is about to be told). Reads the
+   * Lease once (a GET the elector's role already allows).
+   *
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server does not answer
+   */
+  public OptionalLong epoch() {
+    Lease current = client.leases().inNamespace(lease.namespace()).withName(lease.name()).get();
+    if (current == null || current.getSpec() == null
+        || !lease.identity().equals(current.getSpec().getHolderIdentity())) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(LeaseEpoch.of(current));
   }
 
   /**

@@ -64,6 +64,8 @@ public final class KafkaSink implements AutoCloseable {
   private final ArrayDeque<Out> queue = new ArrayDeque<>();
   private int inFlight; // guarded by this
   private boolean open; // guarded by this
+  private boolean held; // guarded by this; tests only: queued records wait as if Kafka were slow
+  private volatile long epoch; // this leadership's, stamped on node-keyed records
   private boolean running = true; // guarded by this
   private String resyncReason; // guarded by this; non-null: a full re-publish is owed
   private volatile boolean reachable;
@@ -105,10 +107,28 @@ public final class KafkaSink implements AutoCloseable {
     return config;
   }
 
-  /** Starts publishing (this instance leads). Offers made before are not replayed. */
-  public synchronized void open() {
+  /**
+   * Starts publishing (this instance leads, with {@code epoch}: see {@link LeaseEpoch}). Offers
+   * made before are not replayed.
+   */
+  public synchronized void open(long epoch) {
+    this.epoch = epoch;
     open = true;
     resyncReason = null; // a new leader re-publishes everything anyway
+  }
+
+  /** The epoch publishers stamp on node-keyed records (0 before this instance first led). */
+  public long epoch() {
+    return epoch;
+  }
+
+  /**
+   * A test seam: while held, queued records stay queued (as behind a slow or partitioned link);
+   * {@code false} lets them go, in order. Lets a test land an old leader's record late.
+   */
+  synchronized void hold(boolean value) {
+    held = value;
+    notifyAll();
   }
 
   /** Stops publishing: later offers are ignored. Queued records are still sent. */
@@ -178,7 +198,7 @@ public final class KafkaSink implements AutoCloseable {
         if (!running) {
           return;
         }
-        if (queue.isEmpty() || !topicsReady) {
+        if (queue.isEmpty() || !topicsReady || held) {
           long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextProbe - System.nanoTime()));
           try {
             wait(waitMillis);

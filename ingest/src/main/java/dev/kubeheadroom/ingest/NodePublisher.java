@@ -93,7 +93,7 @@ public final class NodePublisher {
   }
 
   private void send(String name, NodeEvent event, String record) {
-    if (sink.offer(topics.nodes(), name, SERDE.serialize(topics.nodes(), event))) {
+    if (sink.offer(topics.nodes(), name, SERDE.serialize(topics.nodes(), event.withEpoch(sink.epoch())))) {
       metrics.published(record);
     }
   }

@@ -189,7 +189,7 @@ public final class SnapshotPublisher {
   }
 
   private void send(String node, NodeEvent event, String record) {
-    if (sink.offer(topics.pods(), node, SERDE.serialize(topics.pods(), event))) {
+    if (sink.offer(topics.pods(), node, SERDE.serialize(topics.pods(), event.withEpoch(sink.epoch())))) {
       metrics.published(record);
     }
   }

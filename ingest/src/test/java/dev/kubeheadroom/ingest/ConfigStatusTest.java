@@ -9,7 +9,6 @@ import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.Fault;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
-import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.NodeDecision;
@@ -161,7 +160,8 @@ class ConfigStatusTest {
 
   private static NodeDecision decision(String node, int managedPods) {
     return new NodeDecision(node, Instant.parse("2026-01-01T00:00:00Z"), 1, "proportional-v1", true,
-        PolicyConfig.DEFAULTS, new NodeStats(16_000, 8_000, 8_000, 4_000, managedPods, 10, 2.0),
+        dev.kubeheadroom.schemas.DecisionConfig.of(PolicyConfig.DEFAULTS),
+        new dev.kubeheadroom.schemas.DecisionStats(16_000, 8_000, 8_000, 4_000, managedPods, 10, 2.0),
         List.of(), List.of());
   }
 

@@ -91,7 +91,7 @@ class OversizedRecordsTest {
     IngestMetrics metrics = new IngestMetrics(registry, new HeadroomMetrics(registry));
     IngestSettings settings = small(harness.settings("sink"));
     try (KafkaSink sink = new KafkaSink(settings, metrics, resyncs::add)) {
-      sink.open();
+      sink.open(0); // unfenced: this test is about sizes
       await().atMost(IngestHarness.TIMEOUT).until(sink::reachable);
 
       // when a record of 20 KB is offered, then a small one

@@ -53,6 +53,11 @@ public final class HeadroomMetrics {
    */
   public static final String RESIZE_BACKOFFS = "headroom.resize.backoffs";
   /**
+   * {@code headroom_fenced_records_total{topic}}: records of a superseded ingest leader the
+   * topology dropped (split-brain fencing, topology DESIGN.md); a few after a failover are normal.
+   */
+  public static final String FENCED_RECORDS = "headroom.fenced.records";
+  /**
    * {@code headroom_dead_letters_total{topic,reason}}: records sent to the dead-letter topic (or,
    * for the global tables, skipped), by the topic they were read from (empty: none, a failed
    * punctuation) and why ({@code DeadLetter.Kind}: unreadable, null-key, wrong-key,
@@ -225,6 +230,14 @@ public final class HeadroomMetrics {
     } else {
       infeasible.remove(key);
     }
+  }
+
+  /** Counts one record of a superseded ingest leader dropped by the topology, by source topic. */
+  public void fenced(String sourceTopic) {
+    Counter.builder(FENCED_RECORDS)
+        .description("Records of a superseded ingest leader dropped by the topology, by source topic")
+        .tag(TOPIC, sourceTopic)
+        .register(registry).increment();
   }
 
   /** Times one node's reconcile ({@code headroom_reconcile_duration_seconds}). */

@@ -1,7 +1,8 @@
 package dev.kubeheadroom.ops;
 
-import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.io.IOException;
@@ -30,10 +31,10 @@ final class Fixtures {
 
   static NodeDecision decision(String node, long slackMilli, double factor, int managedPods,
       PodChange... changes) {
-    NodeStats stats = new NodeStats(16_000, 16_000 - slackMilli, slackMilli, 4_000, managedPods,
+    DecisionStats stats = new DecisionStats(16_000, 16_000 - slackMilli, slackMilli, 4_000, managedPods,
         managedPods + 1, factor);
     return new NodeDecision(node, Instant.parse("2026-01-01T00:00:00Z"), 1, "proportional-v1",
-        false, PolicyConfig.DEFAULTS, stats, List.of(), List.of(changes));
+        false, DecisionConfig.of(PolicyConfig.DEFAULTS), stats, List.of(), List.of(changes));
   }
 
   static PodChange change(String namespace, String name, long targetMilli) {

@@ -22,6 +22,18 @@ class HeadroomMetricsTest {
   }
 
   @Test
+  void fencedRecordsAreCountedByTheirSourceTopic() {
+    metrics.fenced("headroom.pods");
+    metrics.fenced("headroom.pods");
+    metrics.fenced("headroom.nodes");
+
+    Scrape scrape = scrape();
+    assertThat(scrape.types()).containsEntry("headroom_fenced_records_total", "counter");
+    assertThat(scrape.value("headroom_fenced_records_total", Map.of("topic", "headroom.pods"))).contains(2.0);
+    assertThat(scrape.value("headroom_fenced_records_total", Map.of("topic", "headroom.nodes"))).contains(1.0);
+  }
+
+  @Test
   void scrapeCarriesEveryHeadroomMetricWithItsNameLabelsAndType() {
     // given a decision, a resize, a reconcile and a dead letter
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 3, change("team-a", "web-1", 3_000)));

@@ -14,6 +14,12 @@ record BothListeners(TopologyListener first, TopologyListener second) implements
   }
 
   @Override
+  public void fenced(String topic, String node, long epoch, long fence) {
+    first.fenced(topic, node, epoch, fence);
+    second.fenced(topic, node, epoch, fence);
+  }
+
+  @Override
   public void decided(NodeDecision decision) {
     first.decided(decision);
     second.decided(decision);

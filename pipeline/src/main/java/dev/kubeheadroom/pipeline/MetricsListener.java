@@ -36,6 +36,11 @@ final class MetricsListener implements TopologyListener {
   }
 
   @Override
+  public void fenced(String topic, String node, long epoch, long fence) {
+    metrics.fenced(topic);
+  }
+
+  @Override
   public void nodeRemoved(String node) {
     metrics.nodeRemoved(node);
   }

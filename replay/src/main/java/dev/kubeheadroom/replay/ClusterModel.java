@@ -1,6 +1,5 @@
 package dev.kubeheadroom.replay;
 
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.projection.LastGoodConfig;
 import dev.kubeheadroom.projection.NamespaceProjection;
 import dev.kubeheadroom.projection.NodeProjection;
@@ -8,6 +7,7 @@ import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.projection.VpaProjection;
 import dev.kubeheadroom.projection.VpaTarget;
 import dev.kubeheadroom.projection.WatchEvent;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodChange;
@@ -192,7 +192,7 @@ final class ClusterModel {
       return; // gone meanwhile
     }
     Map<String, Long> owned = ownedLimits.computeIfAbsent(change.uid(), k -> new HashMap<>());
-    for (ContainerTarget t : change.containers()) {
+    for (ContainerChange t : change.containers()) {
       Long before = owned.put(t.name(), t.toMilli());
       long was = before != null ? before : currentLimit(pod, t.name());
       if (was != t.toMilli()) {

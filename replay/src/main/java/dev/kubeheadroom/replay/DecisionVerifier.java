@@ -4,6 +4,7 @@ import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.util.ArrayList;
@@ -23,8 +24,10 @@ public final class DecisionVerifier {
   /** Differences, one line each; empty when the decision re-derives exactly. */
   public static List<String> verify(NodeDecision d) {
     List<String> problems = new ArrayList<>();
-    NodeResult result = SlackPolicy.computeNode(d.stats().allocatableMilli(), d.inputs(), d.config());
-    if (!result.stats().equals(d.stats())) {
+    // the record's wire types → the policy's, here where the policy runs again
+    NodeResult result = SlackPolicy.computeNode(d.stats().allocatableMilli(),
+        DecisionInput.toPolicy(d.inputs()), d.config().toPolicy());
+    if (!result.stats().equals(d.stats().toPolicy())) {
       problems.add("node stats: recorded " + d.stats() + ", re-derived " + result.stats());
     }
     Map<String, Decision> byUid = result.decisions().stream()

@@ -67,6 +67,11 @@ public final class ReplayEngine implements AutoCloseable {
       public void nodeRemoved(String node) {
         listener.nodeRemoved(node);
       }
+
+      @Override
+      public void fenced(String topic, String node, long epoch, long fence) {
+        listener.fenced(topic, node, epoch, fence);
+      }
     };
     this.harness = harness.open(settings, capturing, start);
     this.now = start;

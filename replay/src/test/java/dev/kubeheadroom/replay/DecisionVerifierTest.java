@@ -2,11 +2,14 @@ package dev.kubeheadroom.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.schemas.ContainerChange;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionInput;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.time.Instant;
@@ -22,11 +25,11 @@ class DecisionVerifierTest {
   private static NodeDecision decision(long targetOfA, String reasonOfA) {
     NodeResult r = SlackPolicy.computeNode(16000, INPUTS, PolicyConfig.DEFAULTS);
     return new NodeDecision("n1", Instant.parse("2026-03-01T12:00:00Z"), 1, SlackPolicy.NAME, false,
-        PolicyConfig.DEFAULTS, r.stats(), INPUTS, List.of(
+        DecisionConfig.of(PolicyConfig.DEFAULTS), DecisionStats.of(r.stats()), DecisionInput.of(INPUTS), List.of(
             new PodChange("a", "ns", "pod-a", reasonOfA, 500, targetOfA,
-                List.of(new ContainerTarget("app", 500, targetOfA))),
+                List.of(new ContainerChange("app", 500, targetOfA))),
             new PodChange("c", "ns", "pod-c", "grow", 6000, 12000,
-                List.of(new ContainerTarget("app", 6000, 12000)))));
+                List.of(new ContainerChange("app", 6000, 12000)))));
   }
 
   @Test
@@ -54,7 +57,7 @@ class DecisionVerifierTest {
     NodeDecision d = decision(1500, "grow");
     var s = d.stats();
     NodeDecision forged = new NodeDecision(d.node(), d.at(), d.configGeneration(), d.policy(), d.dryRun(),
-        d.config(), new dev.kubeheadroom.policy.NodeStats(s.allocatableMilli(), s.totalRequestsMilli(),
+        d.config(), new DecisionStats(s.allocatableMilli(), s.totalRequestsMilli(),
             s.slackMilli() + 1000, s.managedRequestsMilli(), s.managedPods(), s.nodePods(), s.factor()),
         d.inputs(), d.changes());
     assertThat(DecisionVerifier.verify(forged)).singleElement().asString().startsWith("node stats");
@@ -66,7 +69,7 @@ class DecisionVerifierTest {
     List<PodInput> settled = List.of(new PodInput("a", 500, 1500, true, 0),
         new PodInput("b", 1500, 3000, true, 0), new PodInput("c", 6000, 12000, true, 0));
     NodeDecision stale = new NodeDecision(d.node(), d.at(), 1, d.policy(), false, d.config(), d.stats(),
-        settled, List.of(d.changes().get(0)));
+        DecisionInput.of(settled), List.of(d.changes().get(0)));
     assertThat(DecisionVerifier.verify(stale)).singleElement().asString()
         .contains("ns/pod-a").contains("recorded a change, re-derived unchanged");
   }

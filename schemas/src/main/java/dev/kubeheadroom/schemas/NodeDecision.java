@@ -1,9 +1,6 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.kubeheadroom.policy.NodeStats;
-import dev.kubeheadroom.policy.PodInput;
-import dev.kubeheadroom.policy.PolicyConfig;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +8,9 @@ import java.util.List;
 /**
  * One computation for one node that changed at least one limit. It carries every input the
  * policy saw, so the {@code decisions} topic is itself an audit log: re-running the policy on
- * {@code inputs} and {@code config} re-derives {@code changes}.
+ * {@code inputs} and {@code config} re-derives {@code changes}. Its parts are schemas' own wire
+ * records, mapped from the policy's types where the topology builds it (and back where replay
+ * re-runs the policy), so the topic's format changes only with these records.
  *
  * <p>A decision too large for one Kafka record (a node of thousands of pods) is published as
  * consecutive parts (topology DESIGN.md, "Oversized records"): each part carries the whole
@@ -37,9 +36,9 @@ public record NodeDecision(
     long configGeneration,
     String policy,
     boolean dryRun,
-    PolicyConfig config,
-    NodeStats stats,
-    List<PodInput> inputs,
+    DecisionConfig config,
+    DecisionStats stats,
+    List<DecisionInput> inputs,
     List<PodChange> changes,
     @JsonInclude(JsonInclude.Include.NON_NULL) Part part)
     implements Versioned {
@@ -65,12 +64,12 @@ public record NodeDecision(
 
   /** A whole decision. */
   public NodeDecision(String node, Instant at, long configGeneration, String policy, boolean dryRun,
-      PolicyConfig config, NodeStats stats, List<PodInput> inputs, List<PodChange> changes) {
+      DecisionConfig config, DecisionStats stats, List<DecisionInput> inputs, List<PodChange> changes) {
     this(node, at, configGeneration, policy, dryRun, config, stats, inputs, changes, null);
   }
 
   /** This decision with these inputs and changes, as part {@code part} (null: whole). */
-  public NodeDecision slice(List<PodInput> someInputs, List<PodChange> someChanges, Part part) {
+  public NodeDecision slice(List<DecisionInput> someInputs, List<PodChange> someChanges, Part part) {
     return new NodeDecision(node, at, configGeneration, policy, dryRun, config, stats,
         someInputs, someChanges, part);
   }
@@ -96,7 +95,7 @@ public record NodeDecision(
       }
       return first;
     }
-    List<PodInput> inputs = new ArrayList<>();
+    List<DecisionInput> inputs = new ArrayList<>();
     List<PodChange> changes = new ArrayList<>();
     for (int i = 0; i < parts.size(); i++) {
       NodeDecision p = parts.get(i);

@@ -21,4 +21,15 @@ public sealed interface NodeEvent extends Versioned
 
   /** The node this event belongs to: the record key. */
   String node();
+
+  /**
+   * The ingest leadership that published this event (a number that rises with every change of
+   * Lease holder), or 0 when none is known: records written before epochs existed, by the
+   * actuator, or by simulate. The topology drops an event whose epoch is lower than one it has
+   * already seen for the node (a stale record of an old leader); 0 is never dropped.
+   */
+  long epoch();
+
+  /** This event stamped with {@code epoch} (the same event when it carries none). */
+  NodeEvent withEpoch(long epoch);
 }

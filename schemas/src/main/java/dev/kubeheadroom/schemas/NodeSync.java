@@ -3,6 +3,8 @@ package dev.kubeheadroom.schemas;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.List;
 
 /**
@@ -17,12 +19,14 @@ import java.util.List;
  *
  * @param from the smallest uid this sync speaks for (inclusive); null: from the start
  * @param until the uid this sync stops before (exclusive); null: to the end
+ * @param epoch see {@link NodeEvent#epoch}
  */
 public record NodeSync(
     String node,
     List<String> podUids,
     @JsonInclude(JsonInclude.Include.NON_NULL) String from,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String until)
+    @JsonInclude(JsonInclude.Include.NON_NULL) String until,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
     implements NodeEvent {
   /**
    * A chunk's uid budget, in serialized bytes: far under Kafka's default {@code
@@ -33,6 +37,7 @@ public record NodeSync(
   public NodeSync {
     Require.text(node, "node");
     podUids = Require.list(podUids).stream().sorted().toList();
+    Require.nonNegative(epoch, "epoch");
     if (from != null && until != null && from.compareTo(until) >= 0) {
       throw new IllegalArgumentException("node sync range is empty: [" + from + ", " + until + ")");
     }
@@ -45,7 +50,22 @@ public record NodeSync(
 
   /** A whole sync: every uid on the node. */
   public NodeSync(String node, List<String> podUids) {
-    this(node, podUids, null, null);
+    this(node, podUids, null, null, 0);
+  }
+
+  /** A whole sync of a leadership's {@code epoch}. */
+  public NodeSync(String node, List<String> podUids, long epoch) {
+    this(node, podUids, null, null, epoch);
+  }
+
+  /** A chunk, unstamped. */
+  public NodeSync(String node, List<String> podUids, String from, String until) {
+    this(node, podUids, from, until, 0);
+  }
+
+  @Override
+  public NodeSync withEpoch(long value) {
+    return new NodeSync(node, podUids, from, until, value);
   }
 
   /** Whether this sync speaks for {@code uid}: a pod in range and not listed is gone. */

@@ -1,6 +1,5 @@
 package dev.kubeheadroom.schemas;
 
-import dev.kubeheadroom.policy.ContainerTarget;
 import java.util.List;
 
 /**
@@ -16,7 +15,7 @@ import java.util.List;
  */
 public record PodChange(
     String uid, String namespace, String name, String reason, long fromMilli, long targetMilli,
-    List<ContainerTarget> containers) {
+    List<ContainerChange> containers) {
   public PodChange {
     Require.text(uid, "uid");
     Require.text(namespace, "namespace");

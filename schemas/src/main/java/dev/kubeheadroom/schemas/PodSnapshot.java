@@ -1,6 +1,7 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.kubeheadroom.policy.Saturating;
@@ -30,6 +31,8 @@ import java.util.Map;
  * @param podLevelResources {@code spec.resources} sets requests or limits: the API server refuses
  *     to resize such a pod (422), so it is never managed. Added to schema 1 (additive): a record
  *     written before it reads as false.
+ * @param epoch the publishing ingest leadership ({@link NodeEvent#epoch}); not part of the pod:
+ *     {@link #sameBooking} ignores it, and every {@code with…} copy keeps it
  */
 public record PodSnapshot(
     String uid,
@@ -47,7 +50,8 @@ public record PodSnapshot(
     List<OwnerRef> owners,
     List<ContainerSnapshot> containers,
     ResizeStatus resize,
-    @JsonSetter(nulls = Nulls.AS_EMPTY) boolean podLevelResources)
+    @JsonSetter(nulls = Nulls.AS_EMPTY) boolean podLevelResources,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
     implements NodeEvent {
 
   public static final String QOS_BURSTABLE = "Burstable";
@@ -63,6 +67,16 @@ public record PodSnapshot(
     owners = Require.list(owners);
     containers = Require.list(containers);
     resize = resize == null ? ResizeStatus.NONE : resize;
+    Require.nonNegative(epoch, "epoch");
+  }
+
+  /** A pod as projected, before any leader stamps it. */
+  public PodSnapshot(String uid, String namespace, String name, String node, String phase,
+      String qosClass, String resourceVersion, long generation, String mode, long maxCpuMilli,
+      String maxCpuInvalid, boolean vpaControlsLimits, List<OwnerRef> owners,
+      List<ContainerSnapshot> containers, ResizeStatus resize, boolean podLevelResources) {
+    this(uid, namespace, name, node, phase, qosClass, resourceVersion, generation, mode, maxCpuMilli,
+        maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, 0);
   }
 
   /** A pod without pod-level resources (nearly every pod). */
@@ -125,7 +139,7 @@ public record PodSnapshot(
   public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
         mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize,
-        podLevelResources);
+        podLevelResources, epoch);
   }
 
   /**
@@ -153,10 +167,17 @@ public record PodSnapshot(
     PodSnapshot p = withCpuLimits(limits);
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
         generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
-        resize, podLevelResources);
+        resize, podLevelResources, epoch);
   }
 
-  /** Equal in every field a decision depends on (ignores resourceVersion). */
+  @Override
+  public PodSnapshot withEpoch(long value) {
+    return value == epoch ? this : new PodSnapshot(uid, namespace, name, node, phase, qosClass,
+        resourceVersion, generation, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners,
+        containers, resize, podLevelResources, value);
+  }
+
+  /** Equal in every field a decision depends on (ignores resourceVersion and epoch). */
   public boolean sameBooking(PodSnapshot other) {
     return other != null
         && withResourceVersion(null).equals(other.withResourceVersion(null));
@@ -164,6 +185,6 @@ public record PodSnapshot(
 
   private PodSnapshot withResourceVersion(String rv) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
-        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources);
+        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, 0);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.schemas;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 
 /**
@@ -29,5 +30,17 @@ public record ResizeOutcome(
       throw new IllegalArgumentException("at is required");
     }
     message = message == null ? "" : message;
+  }
+
+  /** Outcomes come from the actuator, never from an ingest leader: never fenced. */
+  @Override
+  @JsonIgnore
+  public long epoch() {
+    return 0;
+  }
+
+  @Override
+  public ResizeOutcome withEpoch(long epoch) {
+    return this;
   }
 }

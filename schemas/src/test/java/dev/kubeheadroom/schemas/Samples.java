@@ -1,8 +1,5 @@
 package dev.kubeheadroom.schemas;
 
-import dev.kubeheadroom.policy.ContainerTarget;
-import dev.kubeheadroom.policy.NodeStats;
-import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PolicyConfig;
 import java.time.Instant;
 import java.util.List;
@@ -34,11 +31,11 @@ final class Samples {
   }
 
   static NodeDecision decision() {
-    return new NodeDecision("n1", AT, 3, "proportional-v1", false, PolicyConfig.DEFAULTS,
-        new NodeStats(16000, 8000, 8000, 8000, 1, 2, 2.0),
-        List.of(new PodInput("uid-1", 500, 500, true, 0), new PodInput("uid-2", 7500, 0, false, 0)),
+    return new NodeDecision("n1", AT, 3, "proportional-v1", false, DecisionConfig.of(PolicyConfig.DEFAULTS),
+        new DecisionStats(16000, 8000, 8000, 8000, 1, 2, 2.0),
+        List.of(new DecisionInput("uid-1", 500, 500, true, 0), new DecisionInput("uid-2", 7500, 0, false, 0)),
         List.of(new PodChange("uid-1", "team-a", "web-1", "grow", 500, 1500,
-            List.of(new ContainerTarget("app", 500, 1500)))));
+            List.of(new ContainerChange("app", 500, 1500)))));
   }
 
   private Samples() {}

@@ -33,6 +33,7 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
   private final Debouncer debouncer = new Debouncer();
   private ProcessorContext<String, NodeDecision> context;
   private BookingStore bookings;
+  private EpochFence fence;
   private KeyValueStore<String, NamespaceInfo> namespaces;
   private KeyValueStore<String, ClusterConfig> configs;
   private long seenGlobals = -1; // forces a full re-evaluation after every (re)start
@@ -51,6 +52,7 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
     this.bookings = new BookingStore(
         context.getStateStore(HeadroomTopology.NODES_STORE),
         context.getStateStore(HeadroomTopology.PODS_STORE));
+    this.fence = new EpochFence(context.getStateStore(HeadroomTopology.FENCES_STORE));
     this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
     this.configs = context.getStateStore(HeadroomTopology.CONFIG_STORE);
     context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
@@ -67,8 +69,16 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
 
   private void book(Record<String, NodeEvent> record) {
     String node = record.key();
+    NodeEvent event = record.value();
+    if (!fence.admits(node, event.epoch())) {
+      listener.fenced(context.recordMetadata().map(m -> m.topic()).orElse(""), node, event.epoch(),
+          fence.fence(node));
+      return;
+    }
     Instant at = Instant.ofEpochMilli(record.timestamp());
-    Step step = bookings.load(node).apply(record.value(), at);
+    // The epoch has done its work: bookings hold the events as published, so a new leader's
+    // re-publish of an unchanged pod or node changes nothing downstream.
+    Step step = bookings.load(node).apply(event.withEpoch(0), at);
     bookings.save(step);
     if (record.value() instanceof ResizeOutcome outcome && RefusalBackoff.refuses(outcome.result())
         && step.touchedPods().contains(outcome.podUid())) {

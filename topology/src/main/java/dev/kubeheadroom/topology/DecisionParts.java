@@ -1,6 +1,6 @@
 package dev.kubeheadroom.topology;
 
-import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -60,7 +60,7 @@ final class DecisionParts {
   private static List<NodeDecision> parts(NodeDecision d, int n) {
     List<NodeDecision> parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      List<PodInput> inputs = slice(d.inputs(), i, n);
+      List<DecisionInput> inputs = slice(d.inputs(), i, n);
       List<PodChange> changes = slice(d.changes(), i, n);
       parts.add(d.slice(inputs, changes, new NodeDecision.Part(i + 1, n)));
     }

@@ -28,7 +28,8 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * pods, nodes, outcomes (bytes, key: node)
  *   → decode ──unreadable──▶ dead-letter
- *   → booking (stores: nodes, pods; wall-clock punctuator: debounce → policy)
+ *   → booking (stores: nodes, pods, fences; a stale leader's record is fenced;
+ *              wall-clock punctuator: debounce → policy)
  *   → decisions (key: node)
  * namespaces, config (compacted) → global stores (bump a version the punctuator compares)
  * </pre>
@@ -41,6 +42,8 @@ import org.apache.kafka.streams.state.Stores;
 public final class HeadroomTopology {
   public static final String NODES_STORE = "headroom-nodes";
   public static final String PODS_STORE = "headroom-pods";
+  /** Per node, the highest ingest epoch seen ({@code NodeEvent.epoch}): older ones are fenced. */
+  public static final String FENCES_STORE = "headroom-fences";
   public static final String NAMESPACES_STORE = "headroom-namespaces";
   public static final String CONFIG_STORE = "headroom-config";
 
@@ -83,7 +86,9 @@ public final class HeadroomTopology {
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE),
                     Serdes.String(), new JsonSerde<>(NodeSnapshot.class)).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS_STORE),
-                    Serdes.String(), new PodEntrySerde()).withCachingEnabled())),
+                    Serdes.String(), new PodEntrySerde()).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FENCES_STORE),
+                    Serdes.String(), Serdes.Long()).withCachingEnabled())),
         new Sink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
             HeadroomSerdes.decisions().serializer(), List.of(BOOKING)),
         new GlobalTable("namespaces-table", "namespaces-source", topics.namespaces(),

@@ -27,6 +27,13 @@ public interface TopologyListener {
   /** A node was evaluated (whether or not anything changed); {@code nanos} is the compute time. */
   default void evaluated(String node, long nanos) {}
 
+  /**
+   * A record of a superseded ingest leadership was dropped: its {@code epoch} is below the
+   * {@code fence} already seen for the node (an old leader's queued record landing after the new
+   * leader's re-publish).
+   */
+  default void fenced(String topic, String node, long epoch, long fence) {}
+
   /** A node's state was dropped. */
   default void nodeRemoved(String node) {}
 }

@@ -7,6 +7,10 @@ import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionInput;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -24,10 +28,11 @@ class DecisionPartsTest {
       String uid = String.format("0b6c1f0e-%04d-4c5e-9d2a-%012d", i % 10_000, i);
       inputs.add(new PodInput(uid, 100, 0, true, 0));
       changes.add(new PodChange(uid, "team-a", "web-" + i, "grow", 0, 250,
-          List.of(new ContainerTarget("app", 0, 250))));
+          List.of(ContainerChange.of(new ContainerTarget("app", 0, 250)))));
     }
     return new NodeDecision("n1", Instant.parse("2026-03-01T12:00:00Z"), 1, "proportional-v1", false,
-        PolicyConfig.DEFAULTS, new NodeStats(64_000, 1, 1, 1, pods, pods, 2.0), inputs, changes);
+        DecisionConfig.of(PolicyConfig.DEFAULTS), DecisionStats.of(new NodeStats(64_000, 1, 1, 1, pods, pods, 2.0)),
+        DecisionInput.of(inputs), changes);
   }
 
   @Test

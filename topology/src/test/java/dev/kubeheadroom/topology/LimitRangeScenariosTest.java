@@ -4,7 +4,7 @@ import static dev.kubeheadroom.topology.TopologyHarness.enforcing;
 import static dev.kubeheadroom.topology.TopologyHarness.node16;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeheadroom.policy.ContainerTarget;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -66,7 +66,7 @@ class LimitRangeScenariosTest {
 
   private static long limitOf(PodChange change, String container) {
     return change.containers().stream().filter(c -> c.name().equals(container))
-        .mapToLong(ContainerTarget::toMilli).findFirst().orElseThrow();
+        .mapToLong(ContainerChange::toMilli).findFirst().orElseThrow();
   }
 
   @Test

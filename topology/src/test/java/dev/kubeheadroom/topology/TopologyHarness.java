@@ -43,7 +43,11 @@ final class TopologyHarness implements AutoCloseable {
   }
 
   TopologyHarness(Path stateDir, Instant start) {
-    this(stateDir, start, TopologySettings.defaults(Topics.defaults()), TopologyListener.NONE);
+    this(stateDir, start, TopologyListener.NONE);
+  }
+
+  TopologyHarness(Path stateDir, Instant start, TopologyListener listener) {
+    this(stateDir, start, TopologySettings.defaults(Topics.defaults()), listener);
   }
 
   /** The production topology and the production Streams properties (TopologyRunner's). */

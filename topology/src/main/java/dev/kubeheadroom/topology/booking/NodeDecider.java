@@ -12,9 +12,13 @@ import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.Ineligibility;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionInput;
+import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -72,7 +76,7 @@ public final class NodeDecider {
       }
       PodSnapshot pod = view.entry().pod();
       changes.add(new PodChange(pod.uid(), pod.namespace(), pod.name(), plan.reason().wireName(),
-          view.input().currentLimitMilli(), plan.targetLimitMilli(), plan.containers()));
+          view.input().currentLimitMilli(), plan.targetLimitMilli(), ContainerChange.of(plan.containers())));
       Map<String, Long> emitted = new LinkedHashMap<>();
       for (ContainerTarget t : plan.containers()) {
         emitted.put(t.name(), t.toMilli());
@@ -90,7 +94,8 @@ public final class NodeDecider {
       return new Step(next, touched, false, false, Optional.empty());
     }
     NodeDecision decision = new NodeDecision(booking.node(), now, config.generation(),
-        SlackPolicy.NAME, config.dryRun(), policyConfig, result.stats(), inputs, changes);
+        SlackPolicy.NAME, config.dryRun(), DecisionConfig.of(policyConfig), DecisionStats.of(result.stats()),
+        DecisionInput.of(inputs), changes); // policy types → the topic's records, here at the boundary
     return new Step(next, touched, false, false, Optional.of(decision));
   }
 

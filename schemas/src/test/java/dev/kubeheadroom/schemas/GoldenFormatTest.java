@@ -1,0 +1,100 @@
+package dev.kubeheadroom.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every topic record type against its checked-in golden JSON ({@code golden/README.md}): today's
+ * sample writes exactly the golden bytes, and every older revision still reads. Round-trip tests
+ * cannot catch a format change (both sides change together); these can.
+ */
+class GoldenFormatTest {
+  /** The ingest epoch the stamped samples carry. */
+  static final long EPOCH = 1_767_225_600_000_003L;
+
+  private static String golden(String type, String file) {
+    String path = "/golden/" + type + "/" + file;
+    try (InputStream in = GoldenFormatTest.class.getResourceAsStream(path)) {
+      assertThat(in).as(path).isNotNull();
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(text).as(path + " is one line").endsWith("\n").hasLineCount(1);
+      return text.substring(0, text.length() - 1);
+    } catch (IOException e) {
+      throw new AssertionError(path, e);
+    }
+  }
+
+  private static <T> T read(String type, String file, Class<T> as) {
+    return JsonCodec.decode(golden(type, file).getBytes(StandardCharsets.UTF_8), as);
+  }
+
+  private static NodeEvent event(String type) {
+    return Samples.nodeEvents().stream()
+        .filter(e -> JsonCodec.mapper().valueToTree(e).path("type").asText().equals(type))
+        .findFirst().orElseThrow();
+  }
+
+  static NamespaceInfo namespace() {
+    return new NamespaceInfo("team-a", Map.of("kube-headroom.dev/mode", "managed", "team", "a"), 4000, 8000, 1500);
+  }
+
+  static ClusterConfig config() {
+    return ClusterConfig.DEFAULTS.withDryRun(false);
+  }
+
+  static DeadLetter deadLetter() {
+    return new DeadLetter("headroom.pods", 2, 17, "n1", "bad json", "{", Samples.AT);
+  }
+
+  @Test
+  void everyNodeEventWritesExactlyItsGoldenBytesStampedAndUnstamped() {
+    for (String type : List.of("pod", "pod-removed", "node-sync", "node", "node-removed")) {
+      NodeEvent sample = event(type);
+      assertThat(JsonCodec.encodeToString(sample.withEpoch(EPOCH))).as(type).isEqualTo(golden(type, "v1.json"));
+      assertThat(JsonCodec.encodeToString(sample)).as(type + " unstamped").isEqualTo(golden(type, "v1-unstamped.json"));
+      assertThat(read(type, "v1.json", NodeEvent.class)).as(type).isEqualTo(sample.withEpoch(EPOCH));
+      assertThat(read(type, "v1-unstamped.json", NodeEvent.class)).as(type).isEqualTo(sample);
+    }
+    NodeEvent outcome = event("outcome");
+    assertThat(JsonCodec.encodeToString(outcome)).isEqualTo(golden("outcome", "v1.json"));
+    assertThat(read("outcome", "v1.json", NodeEvent.class)).isEqualTo(outcome);
+  }
+
+  @Test
+  void theOtherTopicsRecordsWriteExactlyTheirGoldenBytes() {
+    assertThat(JsonCodec.encodeToString(Samples.decision())).isEqualTo(golden("decision", "v1.json"));
+    assertThat(JsonCodec.encodeToString(namespace())).isEqualTo(golden("namespace", "v1.json"));
+    assertThat(JsonCodec.encodeToString(config())).isEqualTo(golden("config", "v1.json"));
+    assertThat(JsonCodec.encodeToString(deadLetter())).isEqualTo(golden("dead-letter", "v1.json"));
+    assertThat(read("decision", "v1.json", NodeDecision.class)).isEqualTo(Samples.decision());
+    assertThat(read("namespace", "v1.json", NamespaceInfo.class)).isEqualTo(namespace());
+    assertThat(read("config", "v1.json", ClusterConfig.class)).isEqualTo(config());
+    assertThat(read("dead-letter", "v1.json", DeadLetter.class)).isEqualTo(deadLetter());
+  }
+
+  @Test
+  void olderRevisionsStillReadWithTheMissingFieldsAtTheirDefaults() {
+    // written before podLevelResources (and before epochs): a pod without pod-level resources
+    assertThat(read("pod", "v1-before-pod-level-resources.json", NodeEvent.class)).isEqualTo(Samples.pod());
+    // written before the pod max and the ratio: no such caps
+    assertThat(read("namespace", "v1-container-max-only.json", NamespaceInfo.class))
+        .isEqualTo(new NamespaceInfo("team-a", namespace().labels(), 4000, 0, 0));
+  }
+
+  @Test
+  void aDecisionMapsToThePolicyTypesAndBackUnchanged() {
+    // the topology maps policy → wire, replay wire → policy: nothing may be lost either way
+    NodeDecision d = Samples.decision();
+    assertThat(DecisionConfig.of(d.config().toPolicy())).isEqualTo(d.config());
+    assertThat(DecisionStats.of(d.stats().toPolicy())).isEqualTo(d.stats());
+    assertThat(DecisionInput.of(DecisionInput.toPolicy(d.inputs()))).isEqualTo(d.inputs());
+    ContainerChange c = d.changes().get(0).containers().get(0);
+    assertThat(ContainerChange.of(c.toPolicy())).isEqualTo(c);
+  }
+}
