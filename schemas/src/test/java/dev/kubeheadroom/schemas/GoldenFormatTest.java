@@ -85,6 +85,8 @@ class GoldenFormatTest {
     // written before the pod max and the ratio: no such caps
     assertThat(read("namespace", "v1-container-max-only.json", NamespaceInfo.class))
         .isEqualTo(new NamespaceInfo("team-a", namespace().labels(), 4000, 0, 0));
+    // written before dead letters said what kind of failure and which processor: unreadable input
+    assertThat(read("dead-letter", "v1-before-kind.json", DeadLetter.class)).isEqualTo(deadLetter());
   }
 
   @Test
