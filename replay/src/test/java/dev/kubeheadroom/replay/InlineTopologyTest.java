@@ -163,7 +163,7 @@ class InlineTopologyTest {
       stores.addAll(global.processor().stores());
       inputs.addAll(global.source().topicSet());
     }
-    assertThat(stores).hasSize(5) // nodes, pods, fences; namespaces, config;
+    assertThat(stores).hasSize(5); // nodes, pods, fences; namespaces, config
     stores.forEach(name -> assertThat(inline.store(name)).as(name).isNotNull());
     assertThat(inputs).hasSize(5);
     inputs.forEach(topic -> inline.pipe(topic, "k", null, T0.toEpochMilli()));
