@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Idempotent producer, {@code acks=all}: Kafka's own retries cover short outages in order.
  *   <li>{@link #offer} queues in memory; one sender thread feeds the producer. The buffer bound
  *       counts queued <em>and</em> unacknowledged records, so it fills while Kafka is down even
- *       though the producer would accept more.
+ *       though the producer would accept more. It is bounded in records (the settings'
+ *       {@code bufferCapacity}) and in bytes ({@link #DEFAULT_BUFFER_BYTES}): a long outage in a
+ *       cluster of large pods ends in a re-publish, never in an out-of-memory kill.
  *   <li>A record that does not fit, or that Kafka does not acknowledge within the producer's
  *       {@code delivery.timeout.ms}, is counted and raises "needs resync": once the broker answers
  *       again, the sink asks its owner (the resync callback) for a full re-publish, which
@@ -50,6 +52,13 @@ import org.slf4j.LoggerFactory;
 public final class KafkaSink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSink.class);
   private static final Duration HEALTHY_PROBE_INTERVAL = Duration.ofSeconds(10);
+  /**
+   * The bytes (keys, values and a per-record overhead) the buffer may hold: 200 000 pod records
+   * of a few KB each would otherwise outgrow the stage's heap well before the record bound.
+   */
+  public static final long DEFAULT_BUFFER_BYTES = 64L << 20;
+  /** What one queued record costs beyond its key and value (the queue entry, its references). */
+  static final int RECORD_OVERHEAD_BYTES = 64;
 
   private record Out(String topic, String key, byte[] value) {}
 
@@ -63,6 +72,8 @@ public final class KafkaSink implements AutoCloseable {
 
   private final ArrayDeque<Out> queue = new ArrayDeque<>();
   private int inFlight; // guarded by this
+  private long bufferedBytes; // guarded by this: queued plus unacknowledged
+  private final long bufferBytes;
   private boolean open; // guarded by this
   private boolean held; // guarded by this; tests only: queued records wait as if Kafka were slow
   private volatile long epoch; // this leadership's, stamped on node-keyed records
@@ -76,6 +87,12 @@ public final class KafkaSink implements AutoCloseable {
    *     is owed and Kafka answers again; the argument is the reason
    */
   public KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest) {
+    this(settings, metrics, resyncRequest, DEFAULT_BUFFER_BYTES);
+  }
+
+  /** As above, the buffer holding at most {@code bufferBytes} (tests). */
+  KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest, long bufferBytes) {
+    this.bufferBytes = bufferBytes;
     this.settings = settings;
     this.metrics = metrics;
     this.resyncRequest = resyncRequest;
@@ -146,18 +163,26 @@ public final class KafkaSink implements AutoCloseable {
     if (!open || !running) {
       return false;
     }
-    if (queue.size() + inFlight >= settings.bufferCapacity()) {
+    long size = size(key, value);
+    // (an empty buffer takes any one record: the bound is on what accumulates)
+    if (queue.size() + inFlight >= settings.bufferCapacity()
+        || (bufferedBytes > 0 && bufferedBytes + size > bufferBytes)) {
       metrics.overflow();
       if (resyncReason == null) {
-        LOG.warn("ingest buffer full ({} records): publishing will resume with a full re-publish once Kafka catches up",
-            settings.bufferCapacity());
+        LOG.warn("ingest buffer full ({} records, {} bytes): publishing will resume with a full re-publish once "
+            + "Kafka catches up", queue.size() + inFlight, bufferedBytes);
         resyncReason = "overflow";
       }
       return false;
     }
     queue.addLast(new Out(topic, key, value));
+    bufferedBytes += size;
     notifyAll();
     return true;
+  }
+
+  private static long size(String key, byte[] value) {
+    return RECORD_OVERHEAD_BYTES + (key == null ? 0 : key.length() * 2L) + (value == null ? 0 : value.length);
   }
 
   /**
@@ -165,7 +190,8 @@ public final class KafkaSink implements AutoCloseable {
    * pace Kafka takes records. Returns at once when not leading or closed.
    */
   public synchronized void awaitRoom() throws InterruptedException {
-    while (open && running && queue.size() + inFlight > settings.bufferCapacity() / 2) {
+    while (open && running
+        && (queue.size() + inFlight > settings.bufferCapacity() / 2 || bufferedBytes > bufferBytes / 2)) {
       wait(settings.kafkaRetryBackoff().toMillis());
     }
   }
@@ -211,8 +237,9 @@ public final class KafkaSink implements AutoCloseable {
       }
       try {
         Out sent = next;
+        long size = size(next.key, next.value);
         producer.send(new ProducerRecord<>(next.topic, next.key, next.value),
-            (metadata, error) -> completed(sent, error));
+            (metadata, error) -> completed(sent, size, error));
         synchronized (this) {
           queue.pollFirst();
           inFlight++;
@@ -239,9 +266,10 @@ public final class KafkaSink implements AutoCloseable {
     return resyncReason != null;
   }
 
-  private void completed(Out record, Exception error) {
+  private void completed(Out record, long size, Exception error) {
     synchronized (this) {
       inFlight--;
+      bufferedBytes -= size;
       if (error instanceof RecordTooLargeException || error instanceof RecordBatchTooLargeException) {
         refusedAsTooLarge(record, error);
       } else if (error != null) {

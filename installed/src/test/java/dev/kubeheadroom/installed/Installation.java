@@ -134,7 +134,24 @@ final class Installation implements AutoCloseable {
   }
 
   List<StageProcess> processes() {
-    return List.copyOf(processes);
+    synchronized (processes) {
+      return List.copyOf(processes);
+    }
+  }
+
+  /** The replica named {@code podName} (e.g. {@code kube-headroom-actuator-0}). */
+  StageProcess process(String podName) {
+    return processes().stream().filter(p -> p.podName().equals(podName)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no replica " + podName + " in " + processes()));
+  }
+
+  /** Starts an exited replica again in its place, as the kubelet would ({@code restartPolicy: Always}). */
+  StageProcess restart(StageProcess exited) {
+    StageProcess fresh = exited.restarted();
+    synchronized (processes) {
+      processes.set(processes.indexOf(exited), fresh);
+    }
+    return fresh;
   }
 
   /** The chart's full name ({@code kube-headroom.fullname}): the prefix of every object's name. */
@@ -144,13 +161,13 @@ final class Installation implements AutoCloseable {
 
   /** The ServiceAccounts (names, in {@link #namespace}) the release's pods run as. */
   List<String> serviceAccountNames() {
-    return processes.stream().map(p -> p.plan().serviceAccount()).distinct().toList();
+    return processes().stream().map(p -> p.plan().serviceAccount()).distinct().toList();
   }
 
   /** Every process's last lines, for a failure message. */
   String outputs() {
     StringBuilder out = new StringBuilder();
-    for (StageProcess p : processes) {
+    for (StageProcess p : processes()) {
       out.append("\n===== ").append(p.podName()).append(p.alive() ? "" : " (exited " + p.exitCode() + ")")
           .append(" (").append(p.plan().log()).append(") =====\n")
           .append(p.tail(80)).append('\n');
@@ -160,7 +177,7 @@ final class Installation implements AutoCloseable {
 
   @Override
   public void close() {
-    processes.forEach(StageProcess::close);
+    processes().forEach(StageProcess::close);
   }
 
   /** Typed look-ups in a rendering. */

@@ -3,8 +3,6 @@ package dev.kubeheadroom.installed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.kubedouble.RequestJournal;
@@ -49,7 +47,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 abstract class InstalledTier {
   static final String NS = "team-a";
 
-  protected EmbeddedKafka broker;
+  protected BrokerProcess broker;
   protected Cluster cluster;
   protected Installation installation;
 
@@ -78,8 +76,9 @@ abstract class InstalledTier {
   void install() {
     // A fresh directory: a broker restarted on an earlier run's data would feed that run's
     // cluster to this one. One broker per mode: the modes' releases would otherwise share topics.
+    // Its own process, so that the fault tests can kill it as a failed node would.
     deleteRecursively(runDir());
-    broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(runDir().resolve("kafka")));
+    broker = BrokerProcess.start(runDir().resolve("kafka"));
     cluster = Cluster.start();
     cluster.managedNamespace(NS);
     Map<String, Object> values = new HashMap<>(Installation.testValues(broker.bootstrapServers()));
@@ -303,7 +302,7 @@ abstract class InstalledTier {
     return (Map<String, Object>) config.getAdditionalProperties().get("spec");
   }
 
-  private static void deleteRecursively(Path dir) {
+  static void deleteRecursively(Path dir) {
     if (!java.nio.file.Files.exists(dir)) {
       return;
     }

@@ -37,20 +37,49 @@ final class StageProcess implements AutoCloseable {
     this.process = process;
   }
 
-  /** Starts the pod's container as planned. */
+  /** Starts the pod's container as planned (a restart appends to the same output). */
   static StageProcess start(PodPlan plan) {
     ProcessBuilder builder = new ProcessBuilder(plan.command()).directory(plan.dir().toFile())
-        .redirectErrorStream(true).redirectOutput(plan.log().toFile());
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(plan.log().toFile()));
     // A pod's environment is what its spec gives, nothing of the test JVM's.
     builder.environment().clear();
     builder.environment().putAll(plan.env());
     try {
-      Process process = builder.start();
-      LIVE.add(process);
-      return new StageProcess(plan, process);
+      return new StageProcess(plan, track(builder.start()));
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + plan.podName() + ": " + plan.command(), e);
     }
+  }
+
+  /** Kills {@code process} with the test JVM, whatever happens to the test. */
+  static Process track(Process process) {
+    LIVE.add(process);
+    return process;
+  }
+
+  /** SIGKILL ({@link Process#destroyForcibly} on Linux), waiting until it is gone. */
+  static void kill(Process process) {
+    process.destroyForcibly();
+    try {
+      process.waitFor(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      LIVE.remove(process);
+    }
+  }
+
+  /** kill -9: the container dies without its shutdown hooks (no lease release, no offset commit). */
+  void kill9() {
+    kill(process);
+  }
+
+  /** The same replica started again (what the kubelet does after the container exits). */
+  StageProcess restarted() {
+    if (process.isAlive()) {
+      throw new IllegalStateException(plan.podName() + " still runs");
+    }
+    return start(plan);
   }
 
   String podName() {

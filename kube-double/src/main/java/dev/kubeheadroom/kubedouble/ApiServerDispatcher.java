@@ -105,16 +105,24 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       return answer(api, request, caller.caller(), true);
     }
     if (caller.answer().isPresent()) {
-      journal.record(api, caller.answer().get().code(), caller.caller(), caller.attributes(), caller.authorized());
+      journal.record(api, caller.answer().get().code(), caller.caller(), caller.attributes(), caller.authorized(),
+          api.verb() == Verb.PATCH ? request.getUtf8Body() : "");
       return caller.answer().get();
     }
+    // A PATCH's body goes to the journal too: reading it drains the request's buffer, so the
+    // request is answered from a copy.
+    String patchBody = api.verb() == Verb.PATCH ? request.getUtf8Body() : "";
+    RecordedRequest answered = api.verb() == Verb.PATCH
+        ? new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+            new Buffer(patchBody.getBytes(StandardCharsets.UTF_8)))
+        : request;
     Optional<Fault> fault = faults.take(api);
     MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))
-        .orElseGet(() -> answer(api, request, caller.caller(), false));
+        .orElseGet(() -> answer(api, answered, caller.caller(), false));
     if (fault.isPresent() && fault.get() instanceof Fault.Delay delay) {
       response.setBodyDelay(delay.delay());
     }
-    journal.record(api, response.code(), caller.caller(), caller.attributes(), true);
+    journal.record(api, response.code(), caller.caller(), caller.attributes(), true, patchBody);
     return response;
   }
 

@@ -26,9 +26,11 @@ public final class RequestJournal {
    *     subresource, namespace, name)
    * @param authorized whether authentication and RBAC let it through (a 403 from a programmed
    *     fault or admission is still authorized)
+   * @param body the body of a PATCH as sent ({@code ""} for other verbs): what a resize asked
+   *     for, so that a test can tell a repeated patch from a new one
    */
   public record Entry(Instant at, ApiRequest request, int code, UserInfo caller,
-      RequestAttributes attributes, boolean authorized) {
+      RequestAttributes attributes, boolean authorized, String body) {
 
     /** Whether ServiceAccount {@code namespace/serviceAccount} made this request. */
     public boolean isBy(String namespace, String serviceAccount) {
@@ -54,8 +56,9 @@ public final class RequestJournal {
     this.clock = clock;
   }
 
-  void record(ApiRequest request, int code, UserInfo caller, RequestAttributes attributes, boolean authorized) {
-    entries.add(new Entry(clock.instant(), request, code, caller, attributes, authorized));
+  void record(ApiRequest request, int code, UserInfo caller, RequestAttributes attributes, boolean authorized,
+      String body) {
+    entries.add(new Entry(clock.instant(), request, code, caller, attributes, authorized, body == null ? "" : body));
   }
 
   /** How many requests matched, e.g. {@code count(RequestMatcher.resize())}. */

@@ -39,6 +39,19 @@ class CallerJournalTest {
   }
 
   @Test
+  void aPatchIsRecordedWithItsBodyAndOtherRequestsWithNone() {
+    // (a test tells a repeated resize from a new one by what it asked for)
+    api.client().pods().inNamespace(NS).resource(cpuLimitOnly("web-1", "app", "2")).subresource("resize")
+        .patch(headroomApply());
+    api.client().pods().inNamespace(NS).withName("web-1").get();
+
+    List<RequestJournal.Entry> entries = api.requests().entries();
+    assertThat(entries.get(0).describe()).isEqualTo("patch pods/resize team-a/web-1 -> 200");
+    assertThat(entries.get(0).body()).contains("\"cpu\":\"2\"").contains("\"name\":\"app\"");
+    assertThat(entries.get(1).body()).isEmpty();
+  }
+
+  @Test
   void listsEveryCallPerServiceAccountWithItsVerdict() {
     clusterRole(api.client(), "actuator", rule("", List.of("pods"), "get"), rule("", List.of("pods/resize"), "patch"));
     clusterRoleBinding(api.client(), "actuator", "actuator", serviceAccount("headroom", "actuator"));

@@ -1,0 +1,149 @@
+package dev.kubeheadroom.installed;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Measures one fault: from the API double's journal (every accepted resize with its body) against
+ * the decisions topic, and the policy applied to the final cluster state ({@link PolicyOracle}).
+ */
+final class FaultMeasure {
+  private final Cluster cluster;
+  private final BrokerProcess broker;
+  private final ReplicaKeeper keeper;
+  private final PolicyOracle oracle;
+  private final String decisionsTopic;
+  private final Duration convergeBound;
+
+  FaultMeasure(Cluster cluster, BrokerProcess broker, ReplicaKeeper keeper, PolicyOracle oracle,
+      String decisionsTopic, Duration convergeBound) {
+    this.cluster = cluster;
+    this.broker = broker;
+    this.keeper = keeper;
+    this.oracle = oracle;
+    this.decisionsTopic = decisionsTopic;
+    this.convergeBound = convergeBound;
+  }
+
+  /** What a scenario reports when it has healed the fault. */
+  record Healed(Instant at, int injected, int badInputs, boolean countSuperseded, Set<String> ignored,
+      List<String> problems) {
+    Healed withProblems(List<String> more) {
+      List<String> all = new ArrayList<>(problems);
+      all.addAll(more);
+      return new Healed(at, injected, badInputs, countSuperseded, ignored, all);
+    }
+  }
+
+  /** One scenario's span: started with the tenants already at work, ended by {@link #healed}. */
+  static final class Window {
+    final Instant from;
+    final Map<Integer, Long> decisionsAtStart;
+    final int restartsAtStart;
+    private final FaultMeasure measure;
+    private final Churn churn;
+
+    private Window(FaultMeasure measure, Churn churn) {
+      this.measure = measure;
+      this.churn = churn;
+      this.decisionsAtStart = DecisionLog.ends(measure.decisions());
+      this.restartsAtStart = measure.keeper.restarts().size();
+      this.from = Instant.now();
+    }
+
+    /** Starts the tenants' changes and lets a few land before the fault: mid-stream. */
+    static Window start(FaultMeasure measure, Churn churn, Duration period) {
+      Window w = new Window(measure, churn);
+      churn.start(period);
+      InstalledTier.sleep(Duration.ofSeconds(2));
+      return w;
+    }
+
+    /** The fault is over: the tenants stop, the clock for convergence starts. */
+    Healed healed(int injected, int badInputs, Set<String> ignored) {
+      Instant at = Instant.now();
+      churn.close();
+      return new Healed(at, injected, badInputs, false, ignored, List.of());
+    }
+
+    /** As {@link #healed}, the bad inputs being the decisions of this window superseded by a later one. */
+    Healed healedCountingSuperseded(int injected, Set<String> ignored) {
+      Instant at = Instant.now();
+      churn.close();
+      return new Healed(at, injected, 0, true, ignored, List.of());
+    }
+
+    /** Enforcing pod changes decided since the window started. */
+    int enforcedSinceStart() {
+      return (int) measure.decisions().stream().filter(c -> !c.dryRun() && c.after(decisionsAtStart)).count();
+    }
+  }
+
+  FaultRow row(String fault, String mode, Window window, Healed healed) {
+    List<String> problems = new ArrayList<>(healed.problems());
+    Optional<Duration> converge = converge(healed, problems);
+    InstalledTier.sleep(Duration.ofSeconds(2)); // the last resizes' journal entries and outcomes land
+    List<DecisionLog.Change> decisions = decisions();
+    int lost = 0;
+    for (DecisionLog.Change last : DecisionLog.latestEnforced(decisions).values()) {
+      if (!last.after(window.decisionsAtStart) || healed.ignored().contains(last.pod())) {
+        continue;
+      }
+      String[] nsName = last.pod().split("/", 2);
+      var pod = cluster.api.pod(nsName[0], nsName[1]).filter(p -> p.getMetadata().getUid().equals(last.uid()));
+      if (pod.isEmpty()) {
+        continue; // deleted since: nothing to apply
+      }
+      long limit = pod.get().getSpec().getContainers().stream()
+          .mapToLong(c -> PolicyOracle.milli(c.getResources().getLimits(), "cpu")).sum();
+      if (limit != last.targetMilli()) {
+        lost++;
+        problems.add("lost: " + last.pod() + " decided " + last.targetMilli() + "m, has " + limit + "m");
+      }
+    }
+    List<String> duplicates = new PatchLog(cluster.api.requests().entries()).duplicatesSince(window.from);
+    duplicates.forEach(d -> problems.add("duplicate: " + d));
+    int badInputs = healed.countSuperseded() ? superseded(decisions, window) : healed.badInputs();
+    List<String> restarts = keeper.restarts();
+    return new FaultRow(fault, mode, healed.injected(), lost, duplicates.size(), converge, badInputs,
+        restarts.size() - window.restartsAtStart, problems);
+  }
+
+  /** From healed until the policy would change no limit; empty (and the pods off) past the bound. */
+  private Optional<Duration> converge(Healed healed, List<String> problems) {
+    Instant deadline = healed.at().plus(convergeBound);
+    Map<String, String> off = Map.of();
+    while (Instant.now().isBefore(deadline)) {
+      off = oracle.unconverged(healed.ignored());
+      if (off.isEmpty()) {
+        return Optional.of(Duration.between(healed.at(), Instant.now()));
+      }
+      InstalledTier.sleep(Duration.ofMillis(250));
+    }
+    off.forEach((pod, what) -> problems.add("unconverged after " + convergeBound.toSeconds() + " s: " + pod + " " + what));
+    return Optional.empty();
+  }
+
+  /** Enforcing changes of this window a later change of the same pod superseded (stale when met). */
+  private static int superseded(List<DecisionLog.Change> decisions, Window window) {
+    Set<String> seen = new HashSet<>();
+    int stale = 0;
+    for (int i = decisions.size() - 1; i >= 0; i--) {
+      DecisionLog.Change c = decisions.get(i);
+      if (!c.dryRun() && !seen.add(c.pod()) && c.after(window.decisionsAtStart)) {
+        stale++;
+      }
+    }
+    return stale;
+  }
+
+  List<DecisionLog.Change> decisions() {
+    return DecisionLog.read(broker.bootstrapServers(), decisionsTopic);
+  }
+}

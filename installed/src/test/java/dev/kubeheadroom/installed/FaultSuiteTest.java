@@ -1,0 +1,116 @@
+package dev.kubeheadroom.installed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/**
+ * The fault suite at full length (on demand: {@code -Pfaults}, see docs/reliability.md): Kafka
+ * down {@code faults.kafkaOutage} (6 minutes), the API server down {@code faults.apiOutage}
+ * (30 s), kill -9 of each stage and of the broker mid-stream, hostile pods, persistent refusals
+ * and dryRun flipped over a backlog, under split stages and under {@code headroom run}; prints one
+ * table and writes it to {@code target/faults/table.md}.
+ */
+@Tag("faults")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Execution(ExecutionMode.CONCURRENT) // the modes side by side: each has its own broker and cluster
+class FaultSuiteTest {
+  private static final Duration KAFKA_OUTAGE = Duration.parse(System.getProperty("faults.kafkaOutage", "PT6M"));
+  private static final Duration API_OUTAGE = Duration.parse(System.getProperty("faults.apiOutage", "PT30S"));
+  private static final Duration REFUSAL = Duration.parse(System.getProperty("faults.refusal", "PT90S"));
+  private static final Duration CONVERGE = Duration.ofMinutes(5);
+
+  private final List<FaultRow> rows = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  @Test
+  void splitStages() {
+    run("split", Map.of(), (suite, installation) -> {
+      suite.kafkaOutage(KAFKA_OUTAGE);
+      suite.apiOutage(API_OUTAGE);
+      suite.kill("ingest (the Lease holder)", List.of(leaseHolder(installation)));
+      suite.kill("topology", pods(installation, "topology"));
+      suite.kill("actuator", pods(installation, "actuator"));
+      suite.kill("webhook", pods(installation, "webhook"));
+      suite.killBroker();
+      suite.hostilePods();
+      suite.persistentRefusal(REFUSAL);
+      suite.dryRunFlippedWithABacklog(pods(installation, "actuator").get(0));
+    });
+  }
+
+  @Test
+  void allInOne() {
+    run("all-in-one", Map.of("allInOne.enabled", true), (suite, installation) -> {
+      suite.kafkaOutage(KAFKA_OUTAGE);
+      suite.apiOutage(API_OUTAGE);
+      suite.kill("headroom run", installation.processes().stream().map(StageProcess::podName).toList());
+      suite.killBroker();
+      suite.hostilePods();
+    });
+  }
+
+  @AfterAll
+  void printTheTable() throws IOException {
+    List<FaultRow> rows = List.copyOf(this.rows);
+    String table = FaultRow.table(rows);
+    Path out = Path.of("target/faults/table.md");
+    Files.createDirectories(out.getParent());
+    StringBuilder problems = new StringBuilder();
+    rows.forEach(r -> r.problems().forEach(p -> problems.append("- ").append(r.mode()).append(", ")
+        .append(r.fault()).append(": ").append(p).append('\n')));
+    Files.writeString(out, table + "\n" + problems);
+    System.out.println("FAULT TABLE\n" + table + "\n" + problems);
+  }
+
+  private interface Scenarios {
+    void play(FaultSuite suite, Installation installation);
+  }
+
+  private void run(String mode, Map<String, Object> modeValues, Scenarios scenarios) {
+    Path dir = Path.of("target/runs/faults-" + mode).toAbsolutePath();
+    InstalledTier.deleteRecursively(dir);
+    try (BrokerProcess broker = BrokerProcess.start(dir.resolve("kafka"));
+        Cluster cluster = Cluster.start()) {
+      Map<String, Object> values = new HashMap<>(Installation.testValues(broker.bootstrapServers()));
+      values.putAll(modeValues);
+      try (Installation installation = Installation.install(cluster, dir, Installation.RELEASE,
+          Installation.NAMESPACE, values)) {
+        InstalledTier.enforce(cluster);
+        try (FaultSuite suite = new FaultSuite(mode, cluster, installation, broker, CONVERGE)) {
+          try {
+            scenarios.play(suite, installation);
+          } finally {
+            rows.addAll(suite.rows());
+          }
+          assertThat(suite.rows()).allSatisfy(row -> assertThat(row.problems()).as(row.fault()).isEmpty());
+        } catch (AssertionError | RuntimeException e) {
+          System.out.println("stage outputs:" + installation.outputs());
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static List<String> pods(Installation installation, String stage) {
+    return installation.processes().stream().map(StageProcess::podName).filter(n -> n.contains("-" + stage + "-"))
+        .toList();
+  }
+
+  private static String leaseHolder(Installation installation) {
+    return installation.cluster.admin().leases().inNamespace(Installation.NAMESPACE)
+        .withName(installation.fullname() + "-ingest").get().getSpec().getHolderIdentity();
+  }
+}
