@@ -3,6 +3,7 @@ package dev.kubeheadroom.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,10 +19,10 @@ class KafkaSinkBufferTest {
     // given a sink whose Kafka never answers (nothing listens on port 9), holding at most 1 MB
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     IngestMetrics metrics = new IngestMetrics(registry, new HeadroomMetrics(registry));
-    IngestSettings settings = IngestSettings.defaults("127.0.0.1:9", "ingest-a")
-        .withClientProperties(Map.of("reconnect.backoff.ms", "1000"));
+    IngestSettings settings = IngestSettings.defaults(
+        new KafkaClientSettings("127.0.0.1:9", Map.of("reconnect.backoff.ms", "1000")), "ingest-a");
     try (KafkaSink sink = new KafkaSink(settings, metrics, reason -> { }, 1L << 20)) {
-      sink.open();
+      sink.open(0); // unfenced: this test is about the buffer
       byte[] pod = new byte[100_000]; // a large pod: a few hundred containers, long env lists
 
       // when twelve such records arrive, far fewer than the 200 000 records the record bound allows
@@ -41,9 +42,9 @@ class KafkaSinkBufferTest {
   void anEmptyBufferTakesARecordLargerThanTheBound() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     IngestMetrics metrics = new IngestMetrics(registry, new HeadroomMetrics(registry));
-    try (KafkaSink sink = new KafkaSink(IngestSettings.defaults("127.0.0.1:9", "ingest-a"), metrics, reason -> { },
+    try (KafkaSink sink = new KafkaSink(IngestSettings.defaults(KafkaClientSettings.of("127.0.0.1:9"), "ingest-a"), metrics, reason -> { },
         1_000)) {
-      sink.open();
+      sink.open(0); // unfenced: this test is about the buffer
       // (the bound is on what accumulates: one record larger than it still goes, or it never would)
       assertThat(sink.offer("headroom.pods", "node-1", new byte[5_000])).isTrue();
       assertThat(sink.offer("headroom.pods", "node-1", new byte[10])).isFalse();
