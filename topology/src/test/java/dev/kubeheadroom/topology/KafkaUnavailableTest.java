@@ -23,6 +23,10 @@ class KafkaUnavailableTest {
         + "`beginTransaction` because the previous call to `abortTransaction` timed out and must be retried"));
     assertThat(KafkaUnavailable.causedBy(e)).isTrue();
     assertThat(KafkaUnavailable.causedBy(new NodeFailure("n3", (RuntimeException) e.getCause()))).isTrue();
+    // After a timed-out commit (the fault run's broker kill -9) the abort is refused alike.
+    assertThat(KafkaUnavailable.causedBy(new IllegalStateException("Cannot attempt operation "
+        + "`abortTransaction` because the previous call to `commitTransaction` timed out and must be retried")))
+        .isTrue();
   }
 
   @Test
