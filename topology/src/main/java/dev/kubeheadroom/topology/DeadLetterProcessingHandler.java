@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * topic with the exception, its source and the processor, it is counted, and processing resumes
  * with the next record. Failing instead would crash-loop the topology on the same record: it is
  * read again after every restart. A punctuation that throws ({@code record} null) is dead-lettered
- * under the node it failed on ({@link NodeFailure}).
+ * under the node it failed on ({@link NodeFailure}). A failure of Kafka itself ({@link
+ * KafkaUnavailable}) is not the record's fault and fails the thread instead.
  */
 public final class DeadLetterProcessingHandler implements ProcessingExceptionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetterProcessingHandler.class);
@@ -26,6 +27,12 @@ public final class DeadLetterProcessingHandler implements ProcessingExceptionHan
 
   @Override
   public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+    if (KafkaUnavailable.causedBy(exception)) {
+      // Kafka, not the record, failed (a punctuation's send while the broker is away): dead-
+      // lettering would drop a good decision. Fail the thread; the runner replaces it and the
+      // uncommitted work is redone from the last commit.
+      return Response.fail();
+    }
     String key = exception instanceof NodeFailure f ? f.node()
         : record != null && record.key() instanceof String k ? k : DeadLetters.rawKey(context);
     // One line per failure (they are counted too); the stack only when asked for.

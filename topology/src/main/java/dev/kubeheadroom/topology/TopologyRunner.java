@@ -55,6 +55,13 @@ public final class TopologyRunner implements AutoCloseable {
     KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
     TopologyRunner runner = new TopologyRunner(streams);
     streams.setUncaughtExceptionHandler(e -> {
+      if (KafkaUnavailable.causedBy(e)) {
+        // Kafka unreachable for longer than task.timeout.ms: not a bug, and exiting makes it
+        // worse (DESIGN.md, "Kafka outages"). A fresh thread retries until Kafka is back.
+        LOG.warn("Kafka unavailable past {}; replacing the stream thread: {}",
+            StreamsConfig.TASK_TIMEOUT_MS_CONFIG, e.toString());
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+      }
       // Losing a stream thread to a bug must be loud: stop, and let the process exit non-zero
       // (a supervisor restarts it; state restores from the changelogs).
       LOG.error("Topology failed; shutting down", e);

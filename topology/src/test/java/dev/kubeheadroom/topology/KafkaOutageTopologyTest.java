@@ -1,0 +1,157 @@
+package dev.kubeheadroom.topology;
+
+import static dev.kubeheadroom.topology.Fixtures.managedNs;
+import static dev.kubeheadroom.topology.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kafka down for longer than the topology's client timeouts ({@code max.block.ms},
+ * {@code task.timeout.ms}: 60 s and 5 min in production, seconds here), then back on the same
+ * directory and port: the topology stays up and decides again, without a process restart.
+ */
+class KafkaOutageTopologyTest {
+  @TempDir Path dataDir;
+  @TempDir Path stateDir;
+  private EmbeddedKafka broker;
+  private TopologyRunner runner;
+
+  @AfterEach
+  void stop() {
+    if (runner != null) {
+      runner.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  void theTopologyDecidesAgainOnceKafkaIsBackAfterAnOutageLongerThanItsTimeouts() throws Exception {
+    broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir));
+    int port = broker.port();
+    Topics topics = new Topics("hr.");
+    try (Admin admin = broker.admin()) {
+      TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(3), Duration.ofSeconds(30));
+    }
+    // Client timeouts well below the 10 s outage, as production's (60 s max.block.ms, 120 s
+    // delivery.timeout.ms, 5 min task.timeout.ms) were below its 6 minutes. Before the fix this
+    // failed as production did: the abort timed out, the producer refused the next
+    // beginTransaction, the thread failed and the client shut down (DESIGN.md, "Kafka outages").
+    TopologyRunner.Options options = new TopologyRunner.Options("outage-app",
+        new KafkaClientSettings(broker.bootstrapServers(), Map.of(
+            "commit.interval.ms", "100",
+            "max.block.ms", "2000",
+            // A stream thread's flush waits this long for its records (120 s by default).
+            "delivery.timeout.ms", "2500",
+            "request.timeout.ms", "2000",
+            "default.api.timeout.ms", "3000",
+            "task.timeout.ms", "2000",
+            // A thread lost in the outage may not have left the group: its member expires sooner.
+            "session.timeout.ms", "6000")), stateDir);
+    TopologySettings settings = TopologySettings.defaults(topics);
+
+    AtomicBoolean feeding = new AtomicBoolean(true);
+    try (KafkaProducer<String, byte[]> producer = producer(broker.bootstrapServers())) {
+      producer.send(new ProducerRecord<>(topics.config(), HeadroomKeys.CONFIG_NAME,
+          JsonCodec.encode(TopologyHarness.enforcing())));
+      producer.send(new ProducerRecord<>(topics.namespaces(), "team-a",
+          JsonCodec.encode(managedNs("team-a"))));
+      for (int n = 0; n < 6; n++) {
+        producer.send(record(topics, new NodeSnapshot("n" + n, 16000, "linux", false, Map.of())));
+      }
+      producer.flush();
+      runner = TopologyRunner.start(options, settings, TopologyListener.NONE);
+      assertThat(runner.awaitRunning(Duration.ofSeconds(60))).isTrue();
+
+      // Traffic throughout, so transactions are open when the broker goes.
+      Thread feeder = new Thread(() -> {
+        for (int i = 0; feeding.get(); i++) {
+          try {
+            producer.send(record(topics, pod("team-a", "p" + i, "n" + (i % 6), 100, 0)));
+            Thread.sleep(10);
+          } catch (RuntimeException | InterruptedException e) {
+            // the broker is down: keep trying
+          }
+        }
+      });
+      feeder.start();
+      Thread.sleep(2000);
+
+      // when: the broker is away for longer than every client timeout, then back
+      broker.close();
+      Thread.sleep(10_000);
+      broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir).withPort(port));
+      feeding.set(false);
+      feeder.join();
+
+      // then: the same topology, never stopped, decides a pod sent after the outage
+      long back = System.nanoTime();
+      String marker = "after-outage";
+      producer.send(record(topics, pod("team-a", marker, "n1", 100, 0))).get();
+      boolean decided = false;
+      try (KafkaConsumer<String, NodeDecision> consumer = decisions(broker.bootstrapServers())) {
+        consumer.subscribe(List.of(topics.decisions()));
+        while (!decided && runner.failure().isEmpty()
+            && System.nanoTime() - back < Duration.ofSeconds(40).toNanos()) {
+          for (var r : consumer.poll(Duration.ofMillis(500))) {
+            for (PodChange c : r.value().changes()) {
+              decided |= c.name().equals(marker);
+            }
+          }
+        }
+      }
+      assertThat(runner.failure()).as("the outage stopped the topology").isEmpty();
+      assertThat(decided).as("a decision for a pod sent after the outage, within 40 s").isTrue();
+    }
+  }
+
+  private static ProducerRecord<String, byte[]> record(Topics topics, NodeEvent e) {
+    String topic = e instanceof NodeSnapshot ? topics.nodes() : topics.pods();
+    return new ProducerRecord<>(topic, e.node(), JsonCodec.encode(e));
+  }
+
+  private static KafkaProducer<String, byte[]> producer(String servers) {
+    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers,
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, 500, ProducerConfig.LINGER_MS_CONFIG, 0),
+        new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private static KafkaConsumer<String, NodeDecision> decisions(String servers) {
+    return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers,
+        ConsumerConfig.GROUP_ID_CONFIG, "outage-reader",
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        new StringDeserializer(), HeadroomSerdes.decisions().deserializer());
+  }
+}

@@ -1,0 +1,40 @@
+package dev.kubeheadroom.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.junit.jupiter.api.Test;
+
+class KafkaUnavailableTest {
+  @Test
+  void aTaskTimeoutCausedByAClientTimeoutIsKafkaBeingAway() {
+    // The shape Streams 4.x fails a thread with once task.timeout.ms has passed.
+    Exception e = new StreamsException(new TimeoutException(
+        "Task 0_1 did not make progress within 300000 ms.",
+        new TimeoutException("Topic hr.headroom-pods-changelog not present in metadata after 60000 ms.")));
+    assertThat(KafkaUnavailable.causedBy(e)).isTrue();
+  }
+
+  @Test
+  void aProducerRefusingACallAfterATimedOutOneIsKafkaBeingAway() {
+    // What KafkaProducer throws once an abort timed out (seen in KafkaOutageTopologyTest).
+    Exception e = new StreamsException(new IllegalStateException("Cannot attempt operation "
+        + "`beginTransaction` because the previous call to `abortTransaction` timed out and must be retried"));
+    assertThat(KafkaUnavailable.causedBy(e)).isTrue();
+    assertThat(KafkaUnavailable.causedBy(new NodeFailure("n3", (RuntimeException) e.getCause()))).isTrue();
+    // After a timed-out commit (the fault run's broker kill -9) the abort is refused alike.
+    assertThat(KafkaUnavailable.causedBy(new IllegalStateException("Cannot attempt operation "
+        + "`abortTransaction` because the previous call to `commitTransaction` timed out and must be retried")))
+        .isTrue();
+  }
+
+  @Test
+  void anythingElseIsABug() {
+    assertThat(KafkaUnavailable.causedBy(new StreamsException(new IllegalStateException("bug"))))
+        .isFalse();
+    assertThat(KafkaUnavailable.causedBy(new NullPointerException())).isFalse();
+    // java.util.concurrent's TimeoutException is not Kafka's.
+    assertThat(KafkaUnavailable.causedBy(new java.util.concurrent.TimeoutException())).isFalse();
+  }
+}
