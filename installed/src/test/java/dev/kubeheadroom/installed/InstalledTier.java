@@ -283,13 +283,15 @@ abstract class InstalledTier {
         .build();
   }
 
-  /** Flips the cluster's HeadroomConfig to enforce ({@code dryRun: false}), as an operator would. */
+  /**
+   * Flips the cluster's HeadroomConfig to enforce ({@code dryRun: false}), as an operator would
+   * ({@code kubectl patch --type merge}): a merge patch without a resourceVersion, so ingest's
+   * concurrent status writes cannot make it a 409 the way a read-modify-write can.
+   */
   static void enforce(Cluster cluster) {
     cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME)
-        .edit(config -> {
-          spec(config).put("dryRun", false);
-          return config;
-        });
+        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"dryRun\":false}}");
   }
 
   private Map<String, Object> spec() {
