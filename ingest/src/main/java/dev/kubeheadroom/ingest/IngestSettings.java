@@ -58,6 +58,11 @@ public record IngestSettings(
         DEFAULT_KAFKA_RETRY_BACKOFF, DEFAULT_STATUS_INTERVAL);
   }
 
+  public IngestSettings withKafka(KafkaClientSettings value) {
+    return new IngestSettings(value, topics, topicLayout, resyncPeriod,
+        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
+  }
+
   public IngestSettings withTopics(Topics value) {
     return new IngestSettings(kafka, value, topicLayout, resyncPeriod,
         lease, bufferCapacity, kafkaRetryBackoff, statusInterval);

@@ -49,9 +49,7 @@ class OversizedRecordsTest {
   }
 
   private IngestSettings small(IngestSettings s) {
-    return new IngestSettings(s.kafka().with(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST))),
-        s.topics(), s.topicLayout(), s.resyncPeriod(), s.lease(), s.bufferCapacity(), s.kafkaRetryBackoff(),
-        s.statusInterval());
+    return s.withKafka(s.kafka().with(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST))));
   }
 
   @Test
