@@ -289,9 +289,14 @@ abstract class InstalledTier {
    * concurrent status writes cannot make it a 409 the way a read-modify-write can.
    */
   static void enforce(Cluster cluster) {
+    dryRun(cluster, false);
+  }
+
+  /** Sets the cluster's HeadroomConfig {@code dryRun}, by merge patch (see {@link #enforce}). */
+  static void dryRun(Cluster cluster, boolean on) {
     cluster.admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME)
         .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"dryRun\":false}}");
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"dryRun\":" + on + "}}");
   }
 
   private Map<String, Object> spec() {
