@@ -90,6 +90,13 @@ final class FaultMeasure {
     Optional<Duration> converge = converge(healed, problems);
     InstalledTier.sleep(Duration.ofSeconds(2)); // the last resizes' journal entries and outcomes land
     List<DecisionLog.Change> decisions = decisions();
+    // A pod whose last enforcing decision was not applied is a loss only if the policy, on the
+    // node as it ends, would still change its limit. Otherwise a later state of the node made the
+    // decision moot: deadbands make that path-dependent (from 1560m a target of 1700m is within
+    // the 10 % grow band, so no new decision is emitted), and a decision the actuator may not
+    // apply (dryRun flipped on, too old) is answered and re-decided from the pod's own limit.
+    Map<String, String> off = oracle.unconverged(healed.ignored());
+    List<String> notes = new ArrayList<>();
     int lost = 0;
     for (DecisionLog.Change last : DecisionLog.latestEnforced(decisions).values()) {
       if (!last.after(window.decisionsAtStart) || healed.ignored().contains(last.pod())) {
@@ -102,9 +109,13 @@ final class FaultMeasure {
       }
       long limit = pod.get().getSpec().getContainers().stream()
           .mapToLong(c -> PolicyOracle.milli(c.getResources().getLimits(), "cpu")).sum();
-      if (limit != last.targetMilli()) {
+      if (limit != last.targetMilli() && off.containsKey(last.pod())) {
         lost++;
-        problems.add("lost: " + last.pod() + " decided " + last.targetMilli() + "m, has " + limit + "m");
+        problems.add("lost: " + last.pod() + " decided " + last.targetMilli() + "m, has " + limit + "m, the policy wants "
+            + off.get(last.pod()));
+      } else if (limit != last.targetMilli()) {
+        notes.add("moot, not lost: " + last.pod() + " decided " + last.targetMilli() + "m, has " + limit
+            + "m, a limit the policy keeps on the node as it ended");
       }
     }
     List<String> duplicates = new PatchLog(cluster.api.requests().entries()).duplicatesSince(window.from);
@@ -112,7 +123,7 @@ final class FaultMeasure {
     int badInputs = healed.countSuperseded() ? superseded(decisions, window) : healed.badInputs();
     List<String> restarts = keeper.restarts();
     return new FaultRow(fault, mode, healed.injected(), lost, duplicates.size(), converge, badInputs,
-        restarts.size() - window.restartsAtStart, problems);
+        restarts.size() - window.restartsAtStart, problems, notes);
   }
 
   /** From healed until the policy would change no limit; empty (and the pods off) past the bound. */

@@ -19,9 +19,15 @@ import java.util.Optional;
  * @param unplannedRestarts replicas that exited on their own and were restarted (kubelet's part)
  * @param problems what went wrong, one line each (pods off target when the bound ran out, lost
  *     decisions, duplicates, patches under dry run, too many retries): empty when all is well
+ * @param notes what is not a problem but explains a figure: a decision never applied because a
+ *     later state of the node made it moot (the pod's limit is one the policy keeps)
  */
 record FaultRow(String fault, String mode, int injected, int lost, int duplicates, Optional<Duration> converge,
-    int badInputs, int unplannedRestarts, List<String> problems) {
+    int badInputs, int unplannedRestarts, List<String> problems, List<String> notes) {
+  FaultRow {
+    problems = List.copyOf(problems);
+    notes = List.copyOf(notes);
+  }
 
   String markdown() {
     return "| " + fault + " | " + mode + " | " + injected + " | " + lost + " | " + duplicates + " | "
@@ -33,6 +39,16 @@ record FaultRow(String fault, String mode, int injected, int lost, int duplicate
     StringBuilder out = new StringBuilder("| fault | mode | times injected | decisions lost | duplicate patches "
         + "| max time to converge | bad inputs tried | unplanned restarts |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
     rows.forEach(r -> out.append(r.markdown()).append('\n'));
+    return out.toString();
+  }
+
+  /** The table, then each row's problems and notes, one line each. */
+  static String report(List<FaultRow> rows) {
+    StringBuilder out = new StringBuilder(table(rows)).append('\n');
+    rows.forEach(r -> r.problems().forEach(p -> out.append("- ").append(r.mode()).append(", ").append(r.fault())
+        .append(": ").append(p).append('\n')));
+    rows.forEach(r -> r.notes().forEach(n -> out.append("- ").append(r.mode()).append(", ").append(r.fault())
+        .append(" (note): ").append(n).append('\n')));
     return out.toString();
   }
 }

@@ -43,8 +43,16 @@ final class FaultSuite implements AutoCloseable {
   private final FaultMeasure measure;
   private final Duration churnPeriod;
   private final List<FaultRow> rows = new ArrayList<>();
+  private final java.util.function.Consumer<FaultRow> onRow;
 
   FaultSuite(String mode, Cluster cluster, Installation installation, BrokerProcess broker, Duration converge) {
+    this(mode, cluster, installation, broker, converge, row -> {});
+  }
+
+  /** As above, {@code onRow} told of each row as soon as it is measured (so that a run cut short keeps its rows). */
+  FaultSuite(String mode, Cluster cluster, Installation installation, BrokerProcess broker, Duration converge,
+      java.util.function.Consumer<FaultRow> onRow) {
+    this.onRow = onRow;
     this.mode = mode;
     this.cluster = cluster;
     this.installation = installation;
@@ -212,10 +220,13 @@ final class FaultSuite implements AutoCloseable {
     } catch (RuntimeException | AssertionError e) {
       // a scenario that could not be played is a row too: the next ones still run
       e.printStackTrace(System.out);
-      row = new FaultRow(fault, mode, 0, 0, 0, java.util.Optional.empty(), 0, 0, List.of("the scenario failed: " + e));
+      row = new FaultRow(fault, mode, 0, 0, 0, java.util.Optional.empty(), 0, 0, List.of("the scenario failed: " + e),
+          List.of());
     }
-    progress(row.markdown() + (row.problems().isEmpty() ? "" : " " + row.problems()));
+    progress(row.markdown() + (row.problems().isEmpty() ? "" : " " + row.problems())
+        + (row.notes().isEmpty() ? "" : " notes: " + row.notes()));
     rows.add(row);
+    onRow.accept(row);
     return row;
   }
 

@@ -31,7 +31,12 @@ class FaultSuiteTest {
   private static final Duration KAFKA_OUTAGE = Duration.parse(System.getProperty("faults.kafkaOutage", "PT6M"));
   private static final Duration API_OUTAGE = Duration.parse(System.getProperty("faults.apiOutage", "PT30S"));
   private static final Duration REFUSAL = Duration.parse(System.getProperty("faults.refusal", "PT90S"));
-  private static final Duration CONVERGE = Duration.ofMinutes(5);
+  /**
+   * How long a scenario may take to converge once healed: a split stage that exited during a long
+   * Kafka outage waits out the kubelet's CrashLoopBackOff (at most {@link ReplicaKeeper#MAX_BACKOFF})
+   * before it starts again, then its start-up; anything later is "never".
+   */
+  private static final Duration CONVERGE = ReplicaKeeper.MAX_BACKOFF.plus(Duration.ofMinutes(2));
 
   private final List<FaultRow> rows = java.util.Collections.synchronizedList(new ArrayList<>());
 
@@ -63,16 +68,29 @@ class FaultSuiteTest {
   }
 
   @AfterAll
-  void printTheTable() throws IOException {
-    List<FaultRow> rows = List.copyOf(this.rows);
-    String table = FaultRow.table(rows);
+  void printTheTable() {
+    System.out.println("FAULT TABLE\n" + writeTheTable());
+  }
+
+  /**
+   * Rewrites {@code target/faults/table.md} with every row so far: after each row as well as at
+   * the end, so a run stopped early (a timeout, a killed fork) still leaves its table.
+   */
+  private synchronized String writeTheTable() {
+    String report = FaultRow.report(List.copyOf(rows));
     Path out = Path.of("target/faults/table.md");
-    Files.createDirectories(out.getParent());
-    StringBuilder problems = new StringBuilder();
-    rows.forEach(r -> r.problems().forEach(p -> problems.append("- ").append(r.mode()).append(", ")
-        .append(r.fault()).append(": ").append(p).append('\n')));
-    Files.writeString(out, table + "\n" + problems);
-    System.out.println("FAULT TABLE\n" + table + "\n" + problems);
+    try {
+      Files.createDirectories(out.getParent());
+      Files.writeString(out, report);
+    } catch (IOException e) {
+      System.out.println("cannot write " + out + ": " + e);
+    }
+    return report;
+  }
+
+  private void add(FaultRow row) {
+    rows.add(row);
+    writeTheTable();
   }
 
   private interface Scenarios {
@@ -80,6 +98,18 @@ class FaultSuiteTest {
   }
 
   private void run(String mode, Map<String, Object> modeValues, Scenarios scenarios) {
+    try {
+      install(mode, modeValues, scenarios);
+    } catch (RuntimeException | AssertionError e) {
+      if (List.copyOf(rows).stream().noneMatch(r -> r.mode().equals(mode))) { // it never got to a scenario
+        add(new FaultRow("(install and start)", mode, 0, 0, 0, java.util.Optional.empty(), 0, 0,
+            List.of("failed before the first scenario: " + e), List.of()));
+      }
+      throw e;
+    }
+  }
+
+  private void install(String mode, Map<String, Object> modeValues, Scenarios scenarios) {
     Path dir = Path.of("target/runs/faults-" + mode).toAbsolutePath();
     InstalledTier.deleteRecursively(dir);
     try (BrokerProcess broker = BrokerProcess.start(dir.resolve("kafka"));
@@ -89,12 +119,8 @@ class FaultSuiteTest {
       try (Installation installation = Installation.install(cluster, dir, Installation.RELEASE,
           Installation.NAMESPACE, values)) {
         InstalledTier.enforce(cluster);
-        try (FaultSuite suite = new FaultSuite(mode, cluster, installation, broker, CONVERGE)) {
-          try {
-            scenarios.play(suite, installation);
-          } finally {
-            rows.addAll(suite.rows());
-          }
+        try (FaultSuite suite = new FaultSuite(mode, cluster, installation, broker, CONVERGE, this::add)) {
+          scenarios.play(suite, installation);
           assertThat(suite.rows()).allSatisfy(row -> assertThat(row.problems()).as(row.fault()).isEmpty());
         } catch (AssertionError | RuntimeException e) {
           System.out.println("stage outputs:" + installation.outputs());

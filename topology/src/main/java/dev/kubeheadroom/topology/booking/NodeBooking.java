@@ -137,7 +137,13 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     }
     PodEntry next = switch (outcome.result()) {
       case APPLIED -> entry.cleared(); // the API server took it: the refusal episode is over
-      case DRY_RUN, DEFERRED -> entry; // wait for the snapshot; the kubelet retries
+      case DEFERRED -> entry; // wait for the snapshot; the kubelet retries
+      // An enforcing target answered dry-run (dryRun was flipped on while it waited for the
+      // actuator) was not applied and never will be: it is no longer in flight, so the pod is
+      // decided again from its own limit, not left until the target would expire. A dry-run
+      // target answered dry-run stays remembered, so that it is not re-sent.
+      case DRY_RUN -> entry.pending() != null && !entry.pending().dryRun()
+          && entry.pending().targetMilli() == outcome.targetMilli() ? entry.withPending(null) : entry;
       // Every refusal backs off, longer each time (RefusalBackoff): a LimitRange, a validating
       // policy or a 422 refuses the same target again, and re-patching it at every debounce was
       // a loop. An outcome no later than the running backoff's start is a redelivery: not counted.
