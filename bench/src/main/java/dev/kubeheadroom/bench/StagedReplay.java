@@ -1,9 +1,6 @@
 package dev.kubeheadroom.bench;
 
-import dev.kubeheadroom.projection.LastGoodConfig;
-import dev.kubeheadroom.projection.NamespaceProjection;
-import dev.kubeheadroom.projection.NodeProjection;
-import dev.kubeheadroom.projection.PodProjection;
+import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
@@ -14,8 +11,9 @@ import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.replay.TopologyHarness;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
+import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
-import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.PodChange;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -53,8 +51,8 @@ import java.util.stream.Stream;
  *       yardstick inline replay is held to, and what {@code simulate} ran on before it.
  * </ol>
  *
- * Stages 2–3 re-implement {@code ClusterModel}'s projection loop for Pods, Nodes, Namespaces and
- * HeadroomConfig only (what generated scenarios contain); stage 4 is the production code.
+ * Stages 2–3 run the production {@link ClusterProjector} on Pods, Nodes, Namespaces and
+ * HeadroomConfig (what generated scenarios contain); stage 4 is the production {@code simulate}.
  */
 final class StagedReplay {
   enum Stage { READ, PROJECT, TOPOLOGY, FULL, FULL_TEST_DRIVER }
@@ -135,20 +133,49 @@ final class StagedReplay {
     }
   }
 
-  /** The projection loop of {@code simulate} (Pods, Nodes, Namespaces, HeadroomConfig). */
+  /** {@code simulate}'s loop: the {@link ClusterProjector}, optionally the topology and feedback. */
   private static final class Loop {
     private final boolean topology;
     private final boolean feedback;
-    private final Map<String, PodSnapshot> pods = new HashMap<>();
-    private final Map<String, NodeSnapshot> nodes = new HashMap<>();
+    private final Map<String, Map<String, Long>> owned = new HashMap<>();
+    private final ClusterProjector projector;
     private ReplayEngine engine;
-    private LastGoodConfig config = LastGoodConfig.INITIAL;
     long events;
     long decisions;
 
     Loop(boolean topology, boolean feedback) {
       this.topology = topology;
       this.feedback = feedback;
+      this.projector = new ClusterProjector(new ClusterProjector.Output() {
+        @Override
+        public void node(String node, NodeEvent event) {
+          send(event);
+        }
+
+        @Override
+        public void pod(PodSnapshot snapshot, PodSnapshot previous, Pod source) {
+          send(snapshot);
+        }
+
+        @Override
+        public void podRemoved(PodRemoved removed, PodSnapshot previous) {
+          send(removed);
+        }
+
+        @Override
+        public void namespace(String name, NamespaceInfo info) {
+          if (topology) {
+            engine.namespace(name, info);
+          }
+        }
+
+        @Override
+        public void config(ClusterConfig config) {
+          if (topology) {
+            engine.config(config);
+          }
+        }
+      }, ns -> List.of(), owned::get); // generated scenarios carry no VPA
     }
 
     void apply(WatchEvent e) {
@@ -164,51 +191,34 @@ final class StagedReplay {
       }
       boolean deleted = e.type() == WatchEvent.Type.DELETED;
       if (e.object() instanceof Pod pod) {
-        String uid = pod.getMetadata().getUid();
         if (deleted) {
-          PodSnapshot old = pods.remove(uid);
-          if (old != null) {
-            send(new PodRemoved(uid, old.namespace(), old.name(), old.node()));
-          }
-          return;
-        }
-        PodSnapshot snapshot = PodProjection.project(pod, false).orElse(null);
-        if (snapshot == null) {
-          return;
-        }
-        PodSnapshot old = pods.get(uid);
-        if (old != null && feedback) {
-          // Headroom owns the limits it set (generated scenarios never change a request)
-          snapshot = snapshot.withContainers(old.containers());
-        }
-        if (snapshot.terminal()) {
-          if (pods.remove(uid) != null) {
-            send(snapshot);
-          }
-          return;
-        }
-        pods.put(uid, snapshot);
-        if (!snapshot.sameBooking(old)) {
-          send(snapshot);
+          owned.remove(pod.getMetadata().getUid());
+          projector.podDeleted(pod.getMetadata().getUid());
+        } else {
+          projector.pod(pod);
         }
       } else if (e.object() instanceof Node node) {
-        NodeSnapshot snapshot = NodeProjection.project(node);
-        if (!snapshot.equals(nodes.put(node.getMetadata().getName(), snapshot))) {
-          send(snapshot);
+        if (deleted) {
+          projector.nodeDeleted(node);
+        } else {
+          projector.node(node);
         }
       } else if (e.object() instanceof Namespace ns) {
-        if (topology) {
-          engine.namespace(ns.getMetadata().getName(), deleted ? null : NamespaceProjection.project(ns, List.of()));
+        if (deleted) {
+          projector.namespaceDeleted(ns.getMetadata().getName());
+        } else {
+          projector.namespace(ns);
         }
       } else if (e.object() instanceof GenericKubernetesResource g && "HeadroomConfig".equals(g.getKind())) {
-        config = deleted ? config.deleted() : config.offer(g);
-        if (topology) {
-          engine.config(config.config());
+        if (deleted) {
+          projector.configDeleted();
+        } else {
+          projector.config(g);
         }
       }
     }
 
-    private void send(dev.kubeheadroom.schemas.NodeEvent event) {
+    private void send(NodeEvent event) {
       if (topology) {
         engine.send(event);
       }
@@ -222,17 +232,15 @@ final class StagedReplay {
       }
       for (NodeDecision d : ds) {
         for (PodChange change : d.changes()) {
-          PodSnapshot pod = pods.get(change.uid());
-          if (pod == null) {
+          PodSnapshot pod = projector.publishedPod(change.uid());
+          if (pod == null || pod.terminal()) {
             continue;
           }
-          Map<String, Long> to = new HashMap<>();
+          Map<String, Long> to = owned.computeIfAbsent(change.uid(), k -> new HashMap<>());
           for (ContainerChange t : change.containers()) {
             to.put(t.name(), t.toMilli());
           }
-          PodSnapshot applied = pod.resized(to);
-          pods.put(change.uid(), applied);
-          engine.send(applied);
+          projector.resized(change.uid(), to);
         }
       }
     }
@@ -251,9 +259,15 @@ final class StagedReplay {
     }
 
     long resendEverything() {
-      nodes.values().forEach(engine::send);
-      pods.values().forEach(engine::send);
-      return pods.size();
+      projector.publishedNodes().forEach(engine::send);
+      long resent = 0;
+      for (PodSnapshot pod : projector.publishedPods()) {
+        if (!pod.terminal()) {
+          engine.send(pod);
+          resent++;
+        }
+      }
+      return resent;
     }
 
     void close() {

@@ -1,19 +1,15 @@
 package dev.kubeheadroom.ingest;
 
+import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
-import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
-import dev.kubeheadroom.schemas.HeadroomSerdes;
-import dev.kubeheadroom.schemas.JsonSerde;
-import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HeadroomConfig singleton → {@link ClusterConfig} on the compacted {@code config} topic (key
+ * The HeadroomConfig singleton → {@code ClusterConfig} on the compacted {@code config} topic (key
  * {@value HeadroomKeys#CONFIG_NAME}), through {@link LastGoodConfig} (docs/design/config.md):
  *
  * <ul>
@@ -34,15 +30,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigTracker {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigTracker.class);
-  private static final JsonSerde<ClusterConfig> SERDE = HeadroomSerdes.config();
-  private static final Object TOMBSTONE = new Object();
 
-  private final Topics topics;
-  private final KafkaSink sink;
+  private final ClusterProjector projector;
   private final IngestMetrics metrics;
-  private LastGoodConfig state = LastGoodConfig.INITIAL; // guarded by this
-  private Object lastSent; // ClusterConfig, TOMBSTONE or null (nothing yet); guarded by this
-  private Evaluation evaluated; // the cluster object last judged; null: none; guarded by this
+  private Evaluation evaluated; // the cluster object last judged; null: none; guarded by projector
 
   /**
    * The verdict on one generation of the {@code cluster} object.
@@ -57,62 +48,61 @@ public final class ConfigTracker {
     }
   }
 
-  public ConfigTracker(Topics topics, KafkaSink sink, IngestMetrics metrics) {
-    this.topics = topics;
-    this.sink = sink;
+  ConfigTracker(ClusterProjector projector, IngestMetrics metrics) {
+    this.projector = projector;
     this.metrics = metrics;
   }
 
-  public synchronized void changed(GenericKubernetesResource object) {
-    metrics.event("config");
-    String name = object.getMetadata() == null ? null : object.getMetadata().getName();
-    boolean cluster = HeadroomKeys.CONFIG_NAME.equals(name);
-    if (cluster && alreadyEvaluated(object)) {
-      return; // same spec generation (a status write or a resync): nothing new to judge
-    }
-    LastGoodConfig next = state.offer(object);
-    if (cluster) {
-      evaluated = new Evaluation(uid(object), generation(object), next.refusal());
-    }
-    if (next.refused()) {
-      metrics.refusal();
-      LOG.warn("HeadroomConfig({}) refused, config generation {} stays in force: {}",
-          name, state.config().generation(), next.refusal());
-      if (HeadroomKeys.CONFIG_NAME.equals(name)) {
-        state = next;
+  public void changed(GenericKubernetesResource object) {
+    synchronized (projector) {
+      metrics.event("config");
+      String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+      boolean cluster = HeadroomKeys.CONFIG_NAME.equals(name);
+      if (cluster && alreadyEvaluated(object)) {
+        return; // same spec generation (a status write or a resync): nothing new to judge
       }
-      return;
+      LastGoodConfig before = projector.configState();
+      ClusterProjector.ConfigVerdict verdict = projector.config(object);
+      LastGoodConfig next = verdict.state();
+      if (cluster) {
+        evaluated = new Evaluation(uid(object), generation(object), next.refusal());
+      }
+      if (next.refused()) {
+        metrics.refusal();
+        LOG.warn("HeadroomConfig({}) refused, config generation {} stays in force: {}",
+            name, before.config().generation(), next.refusal());
+        return;
+      }
+      if (before.config().generation() != next.config().generation() || before.refused()) {
+        LOG.info("HeadroomConfig({}) generation {} accepted", name, next.config().generation());
+      }
+      count(verdict.outcome());
     }
-    if (state.config().generation() != next.config().generation() || state.refused()) {
-      LOG.info("HeadroomConfig({}) generation {} accepted", name, next.config().generation());
-    }
-    state = next;
-    publish(state.config());
   }
 
-  public synchronized void deleted(GenericKubernetesResource object) {
-    metrics.event("config");
-    if (object.getMetadata() != null && HeadroomKeys.CONFIG_NAME.equals(object.getMetadata().getName())) {
-      LOG.info("HeadroomConfig({}) deleted: defaults (dry-run) in force", HeadroomKeys.CONFIG_NAME);
-      state = state.deleted();
-      evaluated = null;
-      publish(TOMBSTONE);
+  public void deleted(GenericKubernetesResource object) {
+    synchronized (projector) {
+      metrics.event("config");
+      if (object.getMetadata() != null && HeadroomKeys.CONFIG_NAME.equals(object.getMetadata().getName())) {
+        LOG.info("HeadroomConfig({}) deleted: defaults (dry-run) in force", HeadroomKeys.CONFIG_NAME);
+        evaluated = null;
+        count(projector.configDeleted());
+      }
     }
   }
 
   /** Publishes the config in force again (new leader, or Kafka lost records). */
-  public synchronized void republishAll() {
-    lastSent = null;
-    if (state.config().generation() > 0) {
-      publish(state.config());
-    } else if (!state.refused()) {
-      publish(TOMBSTONE);
+  public void republishAll() {
+    synchronized (projector) {
+      count(projector.republishConfig());
     }
   }
 
   /** The verdict on the {@code cluster} object as last seen; empty when there is none. */
-  public synchronized Optional<Evaluation> evaluation() {
-    return Optional.ofNullable(evaluated);
+  public Optional<Evaluation> evaluation() {
+    synchronized (projector) {
+      return Optional.ofNullable(evaluated);
+    }
   }
 
   private boolean alreadyEvaluated(GenericKubernetesResource object) {
@@ -132,19 +122,15 @@ public final class ConfigTracker {
   }
 
   /** The config in force and the last refusal, if any. */
-  public synchronized LastGoodConfig state() {
-    return state;
+  public LastGoodConfig state() {
+    synchronized (projector) {
+      return projector.configState();
+    }
   }
 
-  private void publish(Object value) {
-    if (Objects.equals(lastSent, value)) {
+  private void count(ClusterProjector.Outcome outcome) {
+    if (outcome == ClusterProjector.Outcome.UNCHANGED) {
       metrics.churn("config");
-      return;
-    }
-    lastSent = value;
-    byte[] bytes = value == TOMBSTONE ? null : SERDE.serialize(topics.config(), (ClusterConfig) value);
-    if (sink.offer(topics.config(), HeadroomKeys.CONFIG_NAME, bytes)) {
-      metrics.published(value == TOMBSTONE ? "config-deleted" : "config");
     }
   }
 }

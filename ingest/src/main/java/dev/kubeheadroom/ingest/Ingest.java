@@ -2,6 +2,7 @@ package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.PodEvents;
+import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
@@ -12,6 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,7 +72,6 @@ public final class Ingest implements AutoCloseable {
   private final NamespaceTracker namespaces;
   private final ConfigTracker config;
   private final InfeasibleEvents infeasible;
-  private final VpaIndex vpas = new VpaIndex();
   private final boolean vpaServed;
   private final boolean configServed;
   private SharedIndexInformer<GenericKubernetesResource> configInformer; // null: API not served
@@ -96,14 +98,18 @@ public final class Ingest implements AutoCloseable {
     SharedIndexInformer<Node> nodeInformer = client.nodes().runnableInformer(0);
     SharedIndexInformer<Namespace> nsInformer = client.namespaces().runnableInformer(0);
     SharedIndexInformer<LimitRange> lrInformer = client.limitRanges().inAnyNamespace().runnableInformer(0);
-    this.nodes = new NodePublisher(settings.topics(), sink, metrics, nodeInformer.getIndexer());
-    this.namespaces = new NamespaceTracker(settings.topics(), sink, metrics, nsInformer.getIndexer(),
-        lrInformer.getIndexer());
-    this.config = new ConfigTracker(settings.topics(), sink, metrics);
     this.infeasible = new InfeasibleEvents(
         new PodEvents(client, Clock.systemUTC(), InfeasibleEvents.REPORTING_CONTROLLER, settings.lease().identity()),
-        metrics, this::publishing, ns -> config.state().config().manages(namespaces.current(ns)));
-    this.pods = new SnapshotPublisher(settings.topics(), sink, metrics, podInformer.getIndexer(), vpas, infeasible);
+        metrics, this::publishing, this::managed);
+    IngestOutput output = new IngestOutput(settings.topics(), sink, metrics, infeasible);
+    Indexer<Pod> podCache = podInformer.getIndexer();
+    ClusterProjector projector = new ClusterProjector(output,
+        ns -> podCache.byIndex(Cache.NAMESPACE_INDEX, ns), ClusterProjector.AppliedLimits.NONE);
+    this.nodes = new NodePublisher(projector, sink, metrics, nodeInformer.getIndexer());
+    this.namespaces = new NamespaceTracker(projector, sink, metrics, nsInformer.getIndexer(),
+        lrInformer.getIndexer());
+    this.config = new ConfigTracker(projector, metrics);
+    this.pods = new SnapshotPublisher(projector, output, sink, metrics, podCache, infeasible);
 
     vpaServed = ApiDiscovery.serves(client, VPA.getGroup() + "/" + VPA.getVersion(), VPA.getKind());
     configServed = ApiDiscovery.serves(client,
@@ -111,9 +117,7 @@ public final class Ingest implements AutoCloseable {
     if (vpaServed) {
       SharedIndexInformer<GenericKubernetesResource> vpaInformer =
           client.genericKubernetesResources(VPA).inAnyNamespace().runnableInformer(0);
-      vpaInformer.addEventHandler(handler(
-          vpa -> vpas.put(vpa).ifPresent(this::vpaChanged),
-          vpa -> vpas.remove(vpa).ifPresent(this::vpaChanged)));
+      vpaInformer.addEventHandler(handler(vpa -> pods.vpa(vpa, false), vpa -> pods.vpa(vpa, true)));
       watch("VerticalPodAutoscaler", vpaInformer, true);
     } else {
       LOG.warn("VerticalPodAutoscaler API ({}/{}) not served: no pod is marked as VPA-controlled",
@@ -129,7 +133,7 @@ public final class Ingest implements AutoCloseable {
     }
     nodeInformer.addEventHandler(handler(nodes::changed, nodes::deleted));
     nsInformer.addEventHandler(handler(namespaces::namespaceChanged, namespaces::namespaceDeleted));
-    lrInformer.addEventHandler(handler(namespaces::limitRangeChanged, namespaces::limitRangeChanged));
+    lrInformer.addEventHandler(handler(namespaces::limitRangeChanged, namespaces::limitRangeDeleted));
     podInformer.addEventHandler(handler(pods::changed, pods::deleted));
     watch("Node", nodeInformer, false);
     watch("Namespace", nsInformer, false);
@@ -250,9 +254,9 @@ public final class Ingest implements AutoCloseable {
     return l != null && l.leading() && !terminated.isDone();
   }
 
-  private void vpaChanged(String namespace) {
-    metrics.event("vpa");
-    pods.namespaceChanged(namespace);
+  /** Whether the config in force manages pods of {@code namespace} (as the caches have it). */
+  private boolean managed(String namespace) {
+    return config.state().config().manages(namespaces.current(namespace));
   }
 
   /** Became leader: wait for the caches, open the sink, publish everything, sync nodes. */

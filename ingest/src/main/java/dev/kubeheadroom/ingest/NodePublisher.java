@@ -1,64 +1,56 @@
 package dev.kubeheadroom.ingest;
 
-import dev.kubeheadroom.projection.NodeProjection;
+import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.ProjectionException;
-import dev.kubeheadroom.schemas.HeadroomSerdes;
-import dev.kubeheadroom.schemas.JsonSerde;
-import dev.kubeheadroom.schemas.NodeEvent;
-import dev.kubeheadroom.schemas.NodeSnapshot;
-import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Nodes → the {@code nodes} topic, keyed by node name: a {@link NodeSnapshot} when allocatable
- * CPU, OS, the static-manager marker or labels changed (heartbeats and conditions are dropped as
- * churn), a {@code NodeRemoved} on delete. Level-triggered like {@link SnapshotPublisher}.
+ * Nodes → the {@link ClusterProjector} (a snapshot on the {@code nodes} topic when allocatable
+ * CPU, OS, the static-manager marker or labels changed; heartbeats are churn; a removal on
+ * delete). Level-triggered like {@link SnapshotPublisher}.
  */
 public final class NodePublisher {
   private static final Logger LOG = LoggerFactory.getLogger(NodePublisher.class);
-  private static final JsonSerde<NodeEvent> SERDE = HeadroomSerdes.nodeEvents();
 
-  private final Topics topics;
+  private final ClusterProjector projector;
   private final KafkaSink sink;
   private final IngestMetrics metrics;
   private final Indexer<Node> nodes;
-  private final Map<String, NodeSnapshot> published = new HashMap<>(); // guarded by this
 
-  public NodePublisher(Topics topics, KafkaSink sink, IngestMetrics metrics, Indexer<Node> nodes) {
-    this.topics = topics;
+  NodePublisher(ClusterProjector projector, KafkaSink sink, IngestMetrics metrics, Indexer<Node> nodes) {
+    this.projector = projector;
     this.sink = sink;
     this.metrics = metrics;
     this.nodes = nodes;
   }
 
-  public synchronized void changed(Node node) {
-    metrics.event("node");
-    reconcile(node.getMetadata().getName(), true);
+  public void changed(Node node) {
+    synchronized (projector) {
+      metrics.event("node");
+      reconcile(node.getMetadata().getName(), true);
+    }
   }
 
-  public synchronized void deleted(Node node) {
-    metrics.event("node");
-    String name = node.getMetadata().getName();
-    if (published.remove(name) != null) {
-      send(name, NodeProjection.removed(node), "node-removed");
+  public void deleted(Node node) {
+    synchronized (projector) {
+      metrics.event("node");
+      projector.nodeDeleted(node);
+      reconcile(node.getMetadata().getName(), false);
     }
-    reconcile(name, false);
   }
 
   /** Publishes every cached node again (new leader, or Kafka lost records). */
   public void republishAll() throws InterruptedException {
-    synchronized (this) {
-      published.clear();
+    synchronized (projector) {
+      projector.forgetPublishedNodes();
     }
     for (String name : nodes.listKeys()) {
       sink.awaitRoom();
-      synchronized (this) {
+      synchronized (projector) {
         reconcile(name, false);
       }
     }
@@ -74,27 +66,16 @@ public final class NodePublisher {
     if (node == null) {
       return;
     }
-    NodeSnapshot snapshot;
+    ClusterProjector.Outcome outcome;
     try {
-      snapshot = NodeProjection.project(node);
+      outcome = projector.node(node);
     } catch (ProjectionException e) {
       metrics.invalid("node");
       LOG.warn("not published: {}", e.getMessage());
       return;
     }
-    if (snapshot.equals(published.get(name))) {
-      if (countChurn) {
-        metrics.churn("node");
-      }
-      return;
-    }
-    published.put(name, snapshot);
-    send(name, snapshot, "node");
-  }
-
-  private void send(String name, NodeEvent event, String record) {
-    if (sink.offer(topics.nodes(), name, SERDE.serialize(topics.nodes(), event.withEpoch(sink.epoch())))) {
-      metrics.published(record);
+    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
+      metrics.churn("node");
     }
   }
 }

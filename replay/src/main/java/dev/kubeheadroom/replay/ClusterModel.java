@@ -1,15 +1,13 @@
 package dev.kubeheadroom.replay;
 
+import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
-import dev.kubeheadroom.projection.NamespaceProjection;
-import dev.kubeheadroom.projection.NodeProjection;
-import dev.kubeheadroom.projection.PodProjection;
-import dev.kubeheadroom.projection.VpaProjection;
-import dev.kubeheadroom.projection.VpaTarget;
 import dev.kubeheadroom.projection.WatchEvent;
+import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
-import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.PodChange;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -21,40 +19,67 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * The simulated API server of {@code simulate}: the objects a watch log describes, projected into
- * the records ingest would publish, plus the CPU limits a simulated actuator applied. Headroom
- * owns the limits it set: a later watch line changes a container's request, never that limit.
+ * The simulated API server of {@code simulate}: the objects a watch log describes, turned into
+ * the records ingest would publish by the same {@link ClusterProjector} ingest runs, plus the CPU
+ * limits a simulated actuator applied. Headroom owns the limits it set: a later watch line
+ * changes a container's request, never that limit.
  */
 final class ClusterModel {
-  private final ReplayEngine engine;
   private final Consumer<String> warnings;
+  private final ClusterProjector projector;
+  /** Bound or not, non-terminal pods by uid: what a VPA change re-judges (an informer's cache). */
   private final Map<String, Pod> podObjects = new HashMap<>();
-  private final Map<String, PodSnapshot> pods = new HashMap<>();
   private final Map<String, Map<String, Long>> ownedLimits = new HashMap<>();
-  private final Map<String, NodeSnapshot> nodes = new HashMap<>();
-  private final Map<String, Namespace> namespaces = new HashMap<>();
-  private final Map<String, Map<String, LimitRange>> limitRanges = new HashMap<>();
-  private final Map<String, Map<String, VpaTarget>> vpas = new HashMap<>();
-  private LastGoodConfig config = LastGoodConfig.INITIAL;
   private long patches;
 
   ClusterModel(ReplayEngine engine, Consumer<String> warnings) {
-    this.engine = engine;
     this.warnings = warnings;
+    this.projector = new ClusterProjector(new ClusterProjector.Output() {
+      @Override
+      public void node(String node, NodeEvent event) {
+        engine.send(event);
+      }
+
+      @Override
+      public void pod(PodSnapshot snapshot, PodSnapshot previous, Pod source) {
+        engine.send(snapshot);
+      }
+
+      @Override
+      public void podRemoved(PodRemoved removed, PodSnapshot previous) {
+        engine.send(removed);
+      }
+
+      @Override
+      public void namespace(String name, NamespaceInfo info) {
+        engine.namespace(name, info);
+      }
+
+      @Override
+      public void config(ClusterConfig config) {
+        engine.config(config);
+      }
+    }, this::podsIn, ownedLimits::get);
   }
 
   long patches() {
     return patches;
   }
 
-  /** Live, bound, non-terminal pods by uid. */
-  Map<String, PodSnapshot> pods() {
-    return pods;
+  /** Live, bound, non-terminal pods. */
+  List<PodSnapshot> pods() {
+    List<PodSnapshot> live = new ArrayList<>();
+    for (PodSnapshot p : projector.publishedPods()) {
+      if (!p.terminal()) {
+        live.add(p);
+      }
+    }
+    return live;
   }
 
   void apply(WatchEvent event) {
@@ -63,24 +88,19 @@ final class ClusterModel {
     if (object instanceof Pod pod) {
       applyPod(pod, deleted);
     } else if (object instanceof Node node) {
-      applyNode(node, deleted);
+      if (deleted) {
+        projector.nodeDeleted(node);
+      } else {
+        projector.node(node);
+      }
     } else if (object instanceof Namespace ns) {
       if (deleted) {
-        namespaces.remove(ns.getMetadata().getName());
-        engine.namespace(ns.getMetadata().getName(), null);
+        projector.namespaceDeleted(ns.getMetadata().getName());
       } else {
-        namespaces.put(ns.getMetadata().getName(), ns);
-        publishNamespace(ns.getMetadata().getName());
+        projector.namespace(ns);
       }
     } else if (object instanceof LimitRange lr) {
-      String ns = lr.getMetadata().getNamespace();
-      Map<String, LimitRange> byName = limitRanges.computeIfAbsent(ns, k -> new TreeMap<>());
-      if (deleted) {
-        byName.remove(lr.getMetadata().getName());
-      } else {
-        byName.put(lr.getMetadata().getName(), lr);
-      }
-      publishNamespace(ns);
+      projector.limitRange(lr, deleted);
     } else if (object instanceof GenericKubernetesResource generic) {
       applyGeneric(event, generic, deleted);
     }
@@ -88,42 +108,17 @@ final class ClusterModel {
 
   private void applyGeneric(WatchEvent event, GenericKubernetesResource object, boolean deleted) {
     if ("HeadroomConfig".equals(object.getKind())) {
-      config = deleted ? config.deleted() : config.offer(object);
-      if (config.refused()) {
+      if (deleted) {
+        projector.configDeleted();
+        return;
+      }
+      LastGoodConfig verdict = projector.config(object).state();
+      if (verdict.refused()) {
         warnings.accept("line " + event.lineNumber() + ": HeadroomConfig refused, keeping the last good one: "
-            + config.refusal());
-      } else {
-        engine.config(deleted ? null : config.config());
+            + verdict.refusal());
       }
     } else if ("VerticalPodAutoscaler".equals(object.getKind())) {
-      String ns = object.getMetadata().getNamespace();
-      Map<String, VpaTarget> byName = vpas.computeIfAbsent(ns, k -> new TreeMap<>());
-      if (deleted) {
-        byName.remove(object.getMetadata().getName());
-      } else {
-        VpaProjection.project(object).ifPresentOrElse(
-            t -> byName.put(object.getMetadata().getName(), t),
-            () -> byName.remove(object.getMetadata().getName()));
-      }
-      for (Pod pod : new ArrayList<>(podObjects.values())) {
-        if (ns != null && ns.equals(pod.getMetadata().getNamespace())) {
-          applyPod(pod, false); // a VPA's reach changed: re-project its namespace's pods
-        }
-      }
-    }
-  }
-
-  private void applyNode(Node node, boolean deleted) {
-    String name = node.getMetadata().getName();
-    if (deleted) {
-      if (nodes.remove(name) != null) {
-        engine.send(NodeProjection.removed(node));
-      }
-      return;
-    }
-    NodeSnapshot snapshot = NodeProjection.project(node);
-    if (!snapshot.equals(nodes.put(name, snapshot))) {
-      engine.send(snapshot);
+      projector.vpa(object, deleted);
     }
   }
 
@@ -135,60 +130,32 @@ final class ClusterModel {
     if (deleted) {
       podObjects.remove(uid);
       ownedLimits.remove(uid);
-      PodSnapshot old = pods.remove(uid);
-      if (old != null) {
-        engine.send(new PodRemoved(uid, old.namespace(), old.name(), old.node()));
-      }
+      projector.podDeleted(uid);
       return;
     }
-    // Projected before any state changes: a pod that cannot be read leaves the model as it was.
-    PodSnapshot projected = PodProjection.project(pod, vpaControlsLimits(pod)).orElse(null);
-    podObjects.put(uid, pod);
-    if (projected == null) {
-      return; // not bound yet: no node's booking includes it
-    }
-    PodSnapshot snapshot = projected.withCpuLimits(ownedLimits.get(uid));
-    PodSnapshot old = pods.get(uid);
-    if (snapshot.terminal()) {
+    projector.pod(pod); // throws before any state changes: a pod that cannot be read leaves all as it was
+    PodSnapshot published = projector.publishedPod(uid);
+    if (published != null && published.terminal()) {
       podObjects.remove(uid);
-      ownedLimits.remove(uid);
-      pods.remove(uid);
-      if (old != null) {
-        engine.send(snapshot); // the topology drops terminal pods from every sum
+    } else {
+      podObjects.put(uid, pod);
+    }
+  }
+
+  private List<Pod> podsIn(String namespace) {
+    List<Pod> in = new ArrayList<>();
+    for (Pod pod : podObjects.values()) {
+      if (namespace.equals(pod.getMetadata().getNamespace())) {
+        in.add(pod);
       }
-      return;
     }
-    pods.put(uid, snapshot);
-    if (!snapshot.sameBooking(old)) {
-      engine.send(snapshot);
-    }
-  }
-
-  private boolean vpaControlsLimits(Pod pod) {
-    Map<String, VpaTarget> inNs = vpas.get(pod.getMetadata().getNamespace());
-    if (inNs == null || inNs.isEmpty()) {
-      return false;
-    }
-    PodSnapshot probe = PodProjection.project(pod, false).orElse(null);
-    if (probe == null) {
-      return false;
-    }
-    return inNs.values().stream()
-        .anyMatch(v -> v.controlsLimits() && v.targets(probe.namespace(), probe.owners()));
-  }
-
-  private void publishNamespace(String name) {
-    Namespace ns = namespaces.get(name);
-    if (ns != null) {
-      engine.namespace(name, NamespaceProjection.project(ns,
-          limitRanges.getOrDefault(name, Map.of()).values()));
-    }
+    return in;
   }
 
   /** The simulated actuator: applies one pod's change at once, as a resize would. */
   void resize(PodChange change) {
-    PodSnapshot pod = pods.get(change.uid());
-    if (pod == null) {
+    PodSnapshot pod = projector.publishedPod(change.uid());
+    if (pod == null || pod.terminal()) {
       return; // gone meanwhile
     }
     Map<String, Long> owned = ownedLimits.computeIfAbsent(change.uid(), k -> new HashMap<>());
@@ -199,9 +166,7 @@ final class ClusterModel {
         patches++;
       }
     }
-    PodSnapshot applied = pod.resized(owned);
-    pods.put(change.uid(), applied);
-    engine.send(applied);
+    projector.resized(change.uid(), owned);
   }
 
   private static long currentLimit(PodSnapshot pod, String container) {

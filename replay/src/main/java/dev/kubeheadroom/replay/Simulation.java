@@ -141,7 +141,7 @@ public final class Simulation {
 
   private static ClusterReport report(ReplayEngine engine, ClusterModel model, ClusterReport.Summary summary) {
     List<NodeBooking> bookings = engine.nodeNames().stream().map(engine::booking).toList();
-    return ClusterReports.build(bookings, model.pods().values(), engine::namespace,
+    return ClusterReports.build(bookings, model.pods(), engine::namespace,
         engine.storedConfig().withDryRun(false), engine.now(), summary);
   }
 }
