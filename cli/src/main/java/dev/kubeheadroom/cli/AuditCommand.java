@@ -63,6 +63,10 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--verify", description = "Re-derive every decision in [--from, --to].")
   boolean verify;
 
+  @Option(names = "--full-replay",
+      description = "Replay from the log's beginning, not from the last checkpoint before --at.")
+  boolean fullReplay;
+
   @Option(names = "--from", paramLabel = "RFC3339") String from;
   @Option(names = "--to", paramLabel = "RFC3339") String to;
 
@@ -101,15 +105,9 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      Topics topics = topicOptions.topics();
-      try (TopicHistory history = new TopicHistory(consumer(connection), Audit.inputTopics(topics), KAFKA_TIMEOUT)) {
-        return Audit.replay(history, topics, when, (n, t) -> {
-          err.printf(Locale.ROOT, "headroom audit: replayed %,d records (at %s)%n", n, t);
-          err.flush();
-        });
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new UserError(e.getMessage());
-      }
+      return AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new UserError(e.getMessage());
     }
   }
 
