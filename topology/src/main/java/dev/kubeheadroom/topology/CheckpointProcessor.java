@@ -18,7 +18,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Writes every booking its task holds to the checkpoints topic each time the task's stream time
- * (the highest record time it has read) crosses a multiple of {@link #INTERVAL}: driven by event
+ * (the highest record time it has read) crosses a multiple of the interval (10 minutes:
+ * {@link HeadroomTopology#CHECKPOINT_INTERVAL}): driven by event
  * time, never the wall clock, so the same log gives the same checkpoints byte for byte.
  *
  * <p>It sees each input record before the decoder does (it is the sources' first child), so a
@@ -31,9 +32,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (the boundary's checkpoint was written before the restart, or is re-derived by a replay).
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
-  /** Event time between two checkpoints of a task. */
-  static final Duration INTERVAL = Duration.ofMinutes(10);
-
   private final long intervalMs;
   private final TopologyListener listener;
   private ProcessorContext<String, NodeCheckpoint> context;

@@ -56,6 +56,8 @@ public final class HeadroomTopology {
   /** Reads the booking stores; the sources' first child, so it sees a record before its booking. */
   static final String CHECKPOINT = "checkpoint";
   static final String CHECKPOINTS_SINK = "checkpoints-sink";
+  /** Stream time between two checkpoints of a task's bookings. */
+  public static final java.time.Duration CHECKPOINT_INTERVAL = java.time.Duration.ofMinutes(10);
   /** The booking processor: where the decoder forwards each node event it could read. */
   public static final String BOOKING = "booking";
   static final String DECISIONS_SINK = "decisions-sink";
@@ -78,7 +80,7 @@ public final class HeadroomTopology {
     GlobalVersion globals = new GlobalVersion();
     ProcessorSupplier<String, byte[], String, Object> decode = () -> new EventDecoder(listener);
     ProcessorSupplier<String, byte[], String, NodeCheckpoint> checkpoint =
-        () -> new CheckpointProcessor(CheckpointProcessor.INTERVAL, listener);
+        () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener);
     ProcessorSupplier<String, NodeEvent, String, NodeDecision> booking =
         () -> new BookingProcessor(settings, globals, listener);
     return List.of(
