@@ -1,25 +1,15 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.replay.Audit;
-import dev.kubeheadroom.replay.DecisionVerifier;
 import dev.kubeheadroom.replay.Explanation;
-import dev.kubeheadroom.replay.TopicHistory;
-import dev.kubeheadroom.schemas.JsonCodec;
-import dev.kubeheadroom.schemas.NodeDecision;
-import dev.kubeheadroom.schemas.SchemaException;
-import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -37,8 +27,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "--at with --pod or --node; or --verify that every decision in [--from, --to]",
-        "re-derives from the inputs it carries."})
+        "--at with --pod or --node (from the last checkpoint before it); or --verify that every",
+        "decision and checkpoint in [--from, --to] re-derives from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
@@ -62,6 +52,10 @@ public final class AuditCommand implements Callable<Integer> {
 
   @Option(names = "--verify", description = "Re-derive every decision in [--from, --to].")
   boolean verify;
+
+  @Option(names = "--full-replay",
+      description = "Replay from the log's beginning, not from the last checkpoint before --at.")
+  boolean fullReplay;
 
   @Option(names = "--from", paramLabel = "RFC3339") String from;
   @Option(names = "--to", paramLabel = "RFC3339") String to;
@@ -101,15 +95,9 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      Topics topics = topicOptions.topics();
-      try (TopicHistory history = new TopicHistory(consumer(connection), Audit.inputTopics(topics), KAFKA_TIMEOUT)) {
-        return Audit.replay(history, topics, when, (n, t) -> {
-          err.printf(Locale.ROOT, "headroom audit: replayed %,d records (at %s)%n", n, t);
-          err.flush();
-        });
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new UserError(e.getMessage());
-      }
+      return AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new UserError(e.getMessage());
     }
   }
 
@@ -143,62 +131,23 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("--to " + end + " is before --from " + start);
     }
     PrintWriter out = spec.commandLine().getOut();
-    long checked = 0;
-    long differing = 0;
-    try (KafkaConnection connection = kafka.connect(System.getenv());
-        TopicHistory history = new TopicHistory(consumer(connection),
-            List.of(topicOptions.topics().decisions()), KAFKA_TIMEOUT)) {
-      Instant first = history.peekTime();
-      if (first == null || end.isBefore(first)) {
-        throw new UserError("[" + start + ", " + end + "] holds no retained decisions"
-            + (first == null ? "" : "; the retained history starts at " + first));
-      }
-      Map<String, List<NodeDecision>> pending = new HashMap<>(); // parts read so far, by node
-      ConsumerRecord<String, byte[]> r;
-      while ((r = history.next()) != null) {
-        Instant t = Instant.ofEpochMilli(r.timestamp());
-        if (t.isAfter(end)) {
-          break;
-        }
-        if (t.isBefore(start) || r.value() == null) {
-          continue;
-        }
-        NodeDecision d;
-        try {
-          d = JsonCodec.decode(r.value(), NodeDecision.class);
-        } catch (SchemaException e) {
-          out.printf("%s partition %d offset %d: unreadable (%s)%n", r.topic(), r.partition(), r.offset(), e.getMessage());
-          differing++;
-          continue;
-        }
-        // A decision split into parts (topology DESIGN.md) is re-derived once all are read.
-        List<NodeDecision> parts = pending.computeIfAbsent(d.node(), n -> new ArrayList<>());
-        parts.add(d);
-        if (!d.complete()) {
-          continue;
-        }
-        pending.remove(d.node());
-        try {
-          d = NodeDecision.join(parts);
-        } catch (IllegalArgumentException e) {
-          out.printf("%s partition %d offset %d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
-          differing++;
-          continue;
-        }
-        checked++;
-        List<String> problems = DecisionVerifier.verify(d);
-        if (!problems.isEmpty()) {
-          differing++;
-          out.printf("%s node %s (offset %d):%n", d.at(), d.node(), r.offset());
-          problems.forEach(p -> out.println("  " + p));
-        }
-      }
+    AuditVerify.Result result;
+    try (KafkaConnection connection = kafka.connect(System.getenv())) {
+      result = new AuditVerify(connection, topicOptions.topics(), start, end)
+          .run(spec.commandLine().getErr(), Runtime.getRuntime().availableProcessors());
     } catch (IllegalStateException e) {
       throw new UserError(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted");
     }
-    out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", checked, start, end, differing);
+    result.lines().forEach(out::println);
+    out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", result.decisions(), start, end,
+        result.decisionsDiffering());
+    out.printf(Locale.ROOT, "%d checkpoints in [%s, %s] re-derived from the log: %d differ%n", result.checkpoints(),
+        start, end, result.checkpointsDiffering());
     out.flush();
-    return differing == 0 ? 0 : 3;
+    return result.decisionsDiffering() + result.checkpointsDiffering() == 0 ? 0 : 3;
   }
 
   static KafkaConsumer<String, byte[]> consumer(KafkaConnection connection) {

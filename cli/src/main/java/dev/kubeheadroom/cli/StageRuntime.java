@@ -32,7 +32,9 @@ final class StageRuntime implements AutoCloseable {
   final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
   final HeadroomMetrics metrics = new HeadroomMetrics(registry);
   final Readiness readiness = new Readiness();
-  final StageContext context = new StageContext(registry, metrics, Clock.systemUTC());
+  /** The stages' routes go to the ops server, started before any stage. */
+  final StageContext context = new StageContext(registry, metrics, Clock.systemUTC(),
+      (path, handler) -> this.server.route(path, handler));
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch closed = new CountDownLatch(1);

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each server runs on two daemon threads of its own, so a slow scrape never delays a probe and
  * neither touches a stage's threads.
  */
-public final class OpsServer implements AutoCloseable {
+public final class OpsServer implements AutoCloseable, OpsRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
 
   /** The Prometheus text exposition format the scrape is written in. */
@@ -170,6 +170,21 @@ public final class OpsServer implements AutoCloseable {
         "serving /metrics over {} on :{}, /healthz and /readyz over HTTP on :{}",
         config.metricsSecure() ? "HTTPS" : "HTTP", server.metricsPort(), server.healthPort());
     return server;
+  }
+
+  /**
+   * Serves {@code handler} under {@code path} on the metrics server (HTTPS unless
+   * {@code --metrics-secure=false}), beside {@code /metrics}: how the topology serves its live
+   * bookings to {@code explain --live}.
+   */
+  @Override
+  public synchronized void route(String path, com.sun.net.httpserver.HttpHandler handler) {
+    try {
+      metrics.removeContext(path); // a restarted stage replaces its route
+    } catch (IllegalArgumentException none) {
+      // first time
+    }
+    metrics.createContext(path, handler);
   }
 
   /** The bound health port (the ephemeral one when configured as 0). */

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.pipeline;
 
 import dev.kubeheadroom.ops.MeterBinders;
+import dev.kubeheadroom.topology.LiveBookings;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
@@ -37,6 +38,8 @@ public record TopologySpec(TopologyRunner.Options options, TopologySettings sett
         : new BothListeners(new MetricsListener(context.metrics()), listener);
     TopologyRunner runner = TopologyRunner.start(options, settings, reports);
     AutoCloseable meters = MeterBinders.bindKafkaStreams(context.registry(), runner.streams());
+    // explain --live: the stores through interactive queries, on the metrics server's port
+    context.routes().route(BookingEndpoint.PATH, new BookingEndpoint(new LiveBookings(runner.streams())));
     return new RunningStage(NAME, runner::isRunning, runner::failure, List.of(runner, meters));
   }
 }

@@ -37,6 +37,7 @@ public final class Audit implements AutoCloseable {
   private final Map<String, ResizeOutcome> lastOutcome = new HashMap<>();
   private long records;
   private long decisions;
+  private Instant resumedFrom;
 
   private Audit(ReplayEngine engine) {
     this.engine = engine;
@@ -61,11 +62,41 @@ public final class Audit implements AutoCloseable {
       throw new IllegalArgumentException(at + " is before the retained history, which starts at " + first
           + " (retention of the node-keyed topics is the audit window)");
     }
-    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, first));
+    return run(history, topics, at, progress, first, null);
+  }
+
+  /**
+   * Replays from {@code cut} instead of the log's beginning: {@code history} holds the global
+   * topics from their beginning and the node-keyed ones from {@code cut.at()} (a {@link
+   * TopicHistory.Scope}). The globals before the cut are read first, the bookings restored at it,
+   * and only the node events after it replayed: the replay then goes on as the topology does
+   * after a restart (every node re-evaluated within one debounce, no target in flight).
+   */
+  public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress) {
+    if (at.isBefore(cut.at())) {
+      throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
+    }
+    Instant first = history.peekTime();
+    Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
+    return run(history, topics, at, progress, start, cut);
+  }
+
+  private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
+      CheckpointCut cut) {
+    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
+    List<String> global = topics.compacted();
+    boolean restored = cut == null;
     try {
       Instant next;
       while ((next = history.peekTime()) != null && !next.isAfter(at)) {
         ConsumerRecord<String, byte[]> r = history.next();
+        if (!restored && !next.isBefore(cut.at())) {
+          audit.restore(cut);
+          restored = true;
+        }
+        if (!restored && !global.contains(r.topic())) {
+          continue; // a node event filed late, before the cut: the checkpoint speaks for it
+        }
         audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
         if (r.topic().equals(topics.outcomes()) && r.value() != null) {
           audit.noteOutcome(r.value());
@@ -75,6 +106,9 @@ public final class Audit implements AutoCloseable {
           progress.replayed(audit.records, Instant.ofEpochMilli(r.timestamp()));
         }
       }
+      if (!restored) {
+        audit.restore(cut);
+      }
       audit.engine.advanceTo(at);
       audit.drain();
       return audit;
@@ -82,6 +116,18 @@ public final class Audit implements AutoCloseable {
       audit.close();
       throw e;
     }
+  }
+
+  private void restore(CheckpointCut cut) {
+    engine.advanceTo(cut.at());
+    drain();
+    cut.nodes().forEach(engine::restore);
+    resumedFrom = cut.at();
+  }
+
+  /** The checkpoint boundary the replay started from, if it did not start at the log's beginning. */
+  public Optional<Instant> resumedFrom() {
+    return Optional.ofNullable(resumedFrom);
   }
 
   private void noteOutcome(byte[] value) {

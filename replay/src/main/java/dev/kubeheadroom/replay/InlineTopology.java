@@ -177,6 +177,12 @@ final class InlineTopology implements TopologyHarness {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
+  public <V> void put(String store, String key, V value) {
+    ((ObjectStore<V>) store(store)).put(key, value);
+  }
+
+  @Override
   public void close() {
     // memory only
   }

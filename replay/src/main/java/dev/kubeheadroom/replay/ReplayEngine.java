@@ -5,6 +5,7 @@ import dev.kubeheadroom.schemas.DeadLetter;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
@@ -15,6 +16,7 @@ import dev.kubeheadroom.topology.HeadroomTopology;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import dev.kubeheadroom.topology.booking.BookingReader;
+import dev.kubeheadroom.topology.booking.Checkpoints;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.time.Duration;
@@ -71,6 +73,11 @@ public final class ReplayEngine implements AutoCloseable {
       @Override
       public void fenced(String topic, String node, long epoch, long fence) {
         listener.fenced(topic, node, epoch, fence);
+      }
+
+      @Override
+      public void checkpointed(NodeCheckpoint checkpoint) {
+        listener.checkpointed(checkpoint);
       }
     };
     this.harness = harness.open(settings, capturing, start);
@@ -136,6 +143,20 @@ public final class ReplayEngine implements AutoCloseable {
     List<NodeDecision> out = List.copyOf(decided);
     decided.clear();
     return out;
+  }
+
+  /**
+   * Puts a checkpointed booking into the stores, before any record is piped: the replay then goes
+   * on as the topology does after a restart from its changelogs (every node re-evaluated within
+   * one debounce, no target pending).
+   */
+  public void restore(NodeCheckpoint checkpoint) {
+    NodeBooking booking = Checkpoints.booking(checkpoint);
+    if (booking.snapshot() != null) {
+      harness.put(HeadroomTopology.NODES_STORE, booking.node(), booking.snapshot());
+    }
+    booking.pods().forEach((uid, entry) ->
+        harness.put(HeadroomTopology.PODS_STORE, BookingReader.podKey(booking.node(), uid), entry));
   }
 
   /** A node's booking as the topology holds it now. */

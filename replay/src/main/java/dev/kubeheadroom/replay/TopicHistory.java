@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -31,6 +32,7 @@ public final class TopicHistory implements AutoCloseable {
   private final Map<TopicPartition, Long> ends;
   private final Map<String, Integer> rank = new HashMap<>();
   private final Duration timeout;
+  private final long size;
   /** The partitions not yet read to their end, with their buffers (a fixed order, no lookups). */
   private final List<Source> open = new ArrayList<>();
   /** The source whose head goes next; null: not chosen since the last take. */
@@ -50,8 +52,26 @@ public final class TopicHistory implements AutoCloseable {
     }
   }
 
+  /**
+   * Which part of the topics a history reads: the partitions {@code include} accepts, each from
+   * its beginning, or, for a topic in {@code from}, from its first record at or after that time
+   * (Kafka's time index: {@code offsetsForTimes}).
+   */
+  public record Scope(Map<String, Instant> from, Predicate<TopicPartition> include) {
+    public static final Scope ALL = new Scope(Map.of(), tp -> true);
+
+    public Scope {
+      from = Map.copyOf(from);
+    }
+  }
+
   /** @param consumer a consumer with no group (assignment only); closed with this history */
   public TopicHistory(Consumer<String, byte[]> consumer, List<String> topics, Duration timeout) {
+    this(consumer, topics, timeout, Scope.ALL);
+  }
+
+  /** As above, reading only {@code scope}. */
+  public TopicHistory(Consumer<String, byte[]> consumer, List<String> topics, Duration timeout, Scope scope) {
     this.consumer = consumer;
     this.timeout = timeout;
     List<TopicPartition> partitions = new ArrayList<>();
@@ -61,16 +81,38 @@ public final class TopicHistory implements AutoCloseable {
       if (infos == null || infos.isEmpty()) {
         throw new IllegalStateException("topic " + topics.get(i) + " does not exist");
       }
-      infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+      infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).filter(scope.include())
+          .forEach(partitions::add);
     }
     consumer.assign(partitions);
     consumer.seekToBeginning(partitions);
     this.ends = new HashMap<>(consumer.endOffsets(partitions, timeout));
+    Map<TopicPartition, Long> times = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      Instant from = scope.from().get(tp.topic());
+      if (from != null) {
+        times.put(tp, from.toEpochMilli());
+      }
+    }
+    if (!times.isEmpty()) {
+      consumer.offsetsForTimes(times, timeout).forEach((tp, found) ->
+          consumer.seek(tp, found == null ? ends.get(tp) : found.offset())); // null: nothing that late
+    }
+    long size = 0;
+    for (TopicPartition tp : partitions) {
+      size += Math.max(0, ends.get(tp) - consumer.position(tp, timeout));
+    }
+    this.size = size;
     for (TopicPartition tp : partitions) {
       ArrayDeque<ConsumerRecord<String, byte[]>> buffer = new ArrayDeque<>();
       buffers.put(tp, buffer);
       open.add(new Source(tp, buffer, rank.get(tp.topic())));
     }
+  }
+
+  /** How many offsets the history spans (at most the records it yields: compaction, markers). */
+  public long size() {
+    return size;
   }
 
   /** The earliest record time still retained in any of the topics, if any record is. */

@@ -35,6 +35,9 @@ public interface TopologyHarness extends AutoCloseable {
 
   <V> ReadOnlyKeyValueStore<String, V> store(String name);
 
+  /** Writes one entry of a store, as a restore from a checkpoint does before the replay starts. */
+  <V> void put(String store, String key, V value);
+
   @Override
   void close();
 }

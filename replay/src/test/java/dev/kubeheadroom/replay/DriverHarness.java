@@ -95,6 +95,11 @@ public final class DriverHarness implements TopologyHarness {
   }
 
   @Override
+  public <V> void put(String store, String key, V value) {
+    driver.<String, V>getKeyValueStore(store).put(key, value);
+  }
+
+  @Override
   public void close() {
     try {
       driver.close();

@@ -23,4 +23,8 @@ public final class HeadroomSerdes {
   public static JsonSerde<DeadLetter> deadLetters() {
     return new JsonSerde<>(DeadLetter.class);
   }
+
+  public static JsonSerde<NodeCheckpoint> checkpoints() {
+    return new JsonSerde<>(NodeCheckpoint.class);
+  }
 }

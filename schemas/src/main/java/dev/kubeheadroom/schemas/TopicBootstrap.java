@@ -52,6 +52,13 @@ public final class TopicBootstrap {
         missing.add(new NewTopic(topics.deadLetter(), 1, layout.replicationFactor())
             .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
       }
+      if (!existing.contains(topics.checkpoints())) {
+        // Compacted, not deleted by age: the checkpoints are what an audit of a moment whose raw
+        // events retention dropped starts from. As many partitions as the node-keyed topics, so
+        // `audit --verify` reads them in parallel.
+        missing.add(new NewTopic(topics.checkpoints(), layout.partitions(), layout.replicationFactor())
+            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+      }
       if (!missing.isEmpty()) {
         try {
           admin.createTopics(missing).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

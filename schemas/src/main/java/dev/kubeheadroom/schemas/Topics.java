@@ -52,6 +52,14 @@ public record Topics(String prefix) {
     return prefix + "outcomes";
   }
 
+  /**
+   * Per-node booking checkpoints ({@link NodeCheckpoint}); key: node {@code @} boundary;
+   * compacted, so they outlive the node-keyed topics' retention.
+   */
+  public String checkpoints() {
+    return prefix + "checkpoints";
+  }
+
   /** Records no stage could read, with the reason. */
   public String deadLetter() {
     return prefix + "dead-letter";
@@ -62,11 +70,12 @@ public record Topics(String prefix) {
     return List.of(pods(), nodes(), decisions(), outcomes());
   }
 
-  /** Every topic of the pipeline: the node-keyed ones, the compacted ones, the dead letters. */
+  /** Every topic of the pipeline: the node-keyed ones, the compacted ones, the dead letters, the checkpoints. */
   public List<String> all() {
     List<String> all = new java.util.ArrayList<>(nodeKeyed());
     all.addAll(compacted());
     all.add(deadLetter());
+    all.add(checkpoints());
     return List.copyOf(all);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,19 @@ class GoldenFormatTest {
 
   static DeadLetter deadLetter() {
     return new DeadLetter("headroom.pods", 2, 17, "n1", "bad json", "{", Samples.AT);
+  }
+
+  static NodeCheckpoint checkpoint() {
+    NodeSnapshot node = (NodeSnapshot) event("node");
+    return new NodeCheckpoint("n1", Instant.parse("2026-03-01T12:10:00Z"), node,
+        List.of(new NodeCheckpoint.CheckpointPod(Samples.pod(), Samples.AT, false, 2)));
+  }
+
+  @Test
+  void aCheckpointWritesExactlyItsGoldenBytes() {
+    assertThat(JsonCodec.encodeToString(checkpoint())).isEqualTo(golden("checkpoint", "v1.json"));
+    assertThat(read("checkpoint", "v1.json", NodeCheckpoint.class)).isEqualTo(checkpoint());
+    assertThat(checkpoint().key()).isEqualTo("n1@1772367000000");
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
@@ -27,6 +28,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * pods, nodes, outcomes (bytes, key: node)
+ *   → checkpoint (reads the booking stores; each 10 min of stream time) → checkpoints (key: node@ms)
  *   → decode ──unreadable──▶ dead-letter
  *   → booking (stores: nodes, pods, fences; a stale leader's record is fenced;
  *              wall-clock punctuator: debounce → policy)
@@ -51,6 +53,11 @@ public final class HeadroomTopology {
   static final String NODES_SOURCE = "nodes-source";
   static final String OUTCOMES_SOURCE = "outcomes-source";
   static final String DECODE = "decode";
+  /** Reads the booking stores; the sources' first child, so it sees a record before its booking. */
+  static final String CHECKPOINT = "checkpoint";
+  static final String CHECKPOINTS_SINK = "checkpoints-sink";
+  /** Stream time between two checkpoints of a task's bookings. */
+  public static final java.time.Duration CHECKPOINT_INTERVAL = java.time.Duration.ofMinutes(10);
   /** The booking processor: where the decoder forwards each node event it could read. */
   public static final String BOOKING = "booking";
   static final String DECISIONS_SINK = "decisions-sink";
@@ -72,12 +79,18 @@ public final class HeadroomTopology {
     Topics topics = settings.topics();
     GlobalVersion globals = new GlobalVersion();
     ProcessorSupplier<String, byte[], String, Object> decode = () -> new EventDecoder(listener);
+    ProcessorSupplier<String, byte[], String, NodeCheckpoint> checkpoint =
+        () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener);
     ProcessorSupplier<String, NodeEvent, String, NodeDecision> booking =
         () -> new BookingProcessor(settings, globals, listener);
     return List.of(
         new Source(PODS_SOURCE, topics.pods()),
         new Source(NODES_SOURCE, topics.nodes()),
         new Source(OUTCOMES_SOURCE, topics.outcomes()),
+        // Declared before decode so it is each source's first child, yet it reads the stores the
+        // booking processor owns: Kafka Streams connects stores by name, whatever the order.
+        new Processing(CHECKPOINT, checkpoint, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of(),
+            List.of(NODES_STORE, PODS_STORE)),
         new Processing(DECODE, decode, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of()),
         new Sink(DEAD_LETTER_SINK, topics.deadLetter(), new StringSerializer(),
             HeadroomSerdes.deadLetters().serializer(), List.of(DECODE)),
@@ -91,6 +104,8 @@ public final class HeadroomTopology {
                     Serdes.String(), Serdes.Long()).withCachingEnabled())),
         new Sink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
             HeadroomSerdes.decisions().serializer(), List.of(BOOKING)),
+        new Sink(CHECKPOINTS_SINK, topics.checkpoints(), new StringSerializer(),
+            HeadroomSerdes.checkpoints().serializer(), List.of(CHECKPOINT)),
         new GlobalTable("namespaces-table", "namespaces-source", topics.namespaces(),
             Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAMESPACES_STORE),
                 Serdes.String(), HeadroomSerdes.namespaces()).withLoggingDisabled(),
@@ -103,6 +118,7 @@ public final class HeadroomTopology {
 
   private static Topology wire(List<TopologyNode> nodes) {
     Topology topology = new Topology();
+    List<Processing> sharing = new java.util.ArrayList<>();
     for (TopologyNode node : nodes) {
       if (node instanceof Source s) {
         topology.addSource(s.name(), new StringDeserializer(), new ByteArrayDeserializer(), s.topic());
@@ -111,12 +127,18 @@ public final class HeadroomTopology {
         for (StoreBuilder<?> store : p.stores()) {
           topology.addStateStore(store, p.name());
         }
+        if (!p.shared().isEmpty()) {
+          sharing.add(p);
+        }
       } else if (node instanceof Sink s) {
         topology.addSink(s.name(), s.topic(), s.keys(), s.values(), s.parents().toArray(String[]::new));
       } else if (node instanceof GlobalTable g) {
         topology.addGlobalStore(g.store(), g.source(), new StringDeserializer(), new ByteArrayDeserializer(),
             g.topic(), g.name(), g.supplier());
       }
+    }
+    for (Processing p : sharing) { // once their owners have added them
+      topology.connectProcessorAndStateStores(p.name(), p.shared().toArray(String[]::new));
     }
     return topology;
   }

@@ -36,4 +36,7 @@ public interface TopologyListener {
 
   /** A node's state was dropped. */
   default void nodeRemoved(String node) {}
+
+  /** A node's booking was checkpointed (stream time crossed a checkpoint boundary). */
+  default void checkpointed(dev.kubeheadroom.schemas.NodeCheckpoint checkpoint) {}
 }

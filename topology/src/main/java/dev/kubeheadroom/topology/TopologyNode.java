@@ -20,12 +20,21 @@ public sealed interface TopologyNode {
    */
   record Source(String name, String topic) implements TopologyNode {}
 
-  /** A processor fed by {@code parents}, owning {@code stores} (added right after it). */
+  /**
+   * A processor fed by {@code parents}, owning {@code stores} (added right after it) and reading
+   * {@code shared}, stores another processor owns (by name; connected once every node is added).
+   */
   record Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
-      List<StoreBuilder<?>> stores) implements TopologyNode {
+      List<StoreBuilder<?>> stores, List<String> shared) implements TopologyNode {
     public Processing {
       parents = List.copyOf(parents);
       stores = List.copyOf(stores);
+      shared = List.copyOf(shared);
+    }
+
+    public Processing(String name, ProcessorSupplier<?, ?, ?, ?> supplier, List<String> parents,
+        List<StoreBuilder<?>> stores) {
+      this(name, supplier, parents, stores, List.of());
     }
   }
 

@@ -1,0 +1,53 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.replay.Audit;
+import dev.kubeheadroom.replay.CheckpointCut;
+import dev.kubeheadroom.replay.CheckpointReader;
+import dev.kubeheadroom.replay.TopicHistory;
+import dev.kubeheadroom.schemas.Topics;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+/**
+ * The replay behind {@code audit --at} and {@code explain}'s fallback: from the last checkpoint at
+ * or before the moment when the checkpoints topic holds one (only the events after it are read),
+ * else from the log's beginning.
+ */
+final class AuditReplay {
+  private AuditReplay() {}
+
+  static Audit replay(KafkaConnection connection, Topics topics, Instant when, boolean fromCheckpoint,
+      PrintWriter err) {
+    Audit.Progress progress = (n, t) -> {
+      err.printf(Locale.ROOT, "headroom audit: replayed %,d records (at %s)%n", n, t);
+      err.flush();
+    };
+    Optional<CheckpointCut> cut = Optional.empty();
+    if (fromCheckpoint) {
+      try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection)) {
+        cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(), when);
+      }
+    }
+    if (cut.isEmpty()) {
+      try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
+          AuditCommand.KAFKA_TIMEOUT)) {
+        return Audit.replay(history, topics, when, progress);
+      }
+    }
+    Instant at = cut.get().at();
+    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", at,
+        cut.get().nodes().size());
+    err.flush();
+    Map<String, Instant> from = new HashMap<>();
+    topics.nodeKeyed().forEach(t -> from.put(t, at));
+    try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
+        AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(from, tp -> true))) {
+      return Audit.resume(cut.get(), history, topics, when, progress);
+    }
+  }
+}

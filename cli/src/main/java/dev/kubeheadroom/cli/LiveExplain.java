@@ -1,0 +1,98 @@
+package dev.kubeheadroom.cli;
+
+import dev.kubeheadroom.replay.Explanation;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.topology.LiveBooking;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * {@code explain --live URL}: asks a running topology for the pod's booking ({@code GET
+ * /bookings} on its metrics port) and explains it from that, without replaying anything.
+ * Any failure to get an answer (unreachable, not running, another instance owns the node) is an
+ * empty result with the reason, and the caller falls back to the checkpoint replay.
+ */
+final class LiveExplain {
+  static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+  /** An explanation, or why there is none. */
+  record Answer(Optional<Explanation> explanation, String whyNot) {}
+
+  private LiveExplain() {}
+
+  static Answer ask(String url, String namespace, String name, boolean insecure) {
+    URI uri;
+    try {
+      uri = URI.create(url.replaceAll("/+$", "") + "/bookings?namespace="
+          + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "&name=" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--live " + url + ": not a URL");
+    }
+    HttpResponse<byte[]> response;
+    try {
+      HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+      if (insecure) {
+        client.sslContext(trustingEveryone());
+      }
+      response = client.build().send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      return new Answer(Optional.empty(), url + " did not answer (" + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Answer(Optional.empty(), "interrupted");
+    }
+    String body = new String(response.body(), StandardCharsets.UTF_8).strip();
+    if (response.statusCode() == 404) {
+      throw new UserError("pod " + namespace + "/" + name + " was not on any node the topology holds");
+    }
+    if (response.statusCode() != 200) {
+      return new Answer(Optional.empty(), url + " answered " + response.statusCode() + ": " + body);
+    }
+    try {
+      LiveBooking live = JsonCodec.decode(response.body(), LiveBooking.class);
+      return new Answer(Optional.of(Explanation.of(live.booking(), live.uid(), live.config(),
+          live.namespaces()::get, Instant.now(), Optional.empty(), Optional.empty())), "");
+    } catch (SchemaException e) {
+      return new Answer(Optional.empty(), url + " answered what this version cannot read: " + e.getMessage());
+    }
+  }
+
+  /** For the metrics port's self-signed certificate (runbook: Metrics TLS): encrypts, verifies nothing. */
+  private static SSLContext trustingEveryone() {
+    TrustManager all = new X509TrustManager() {
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    };
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {all}, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
