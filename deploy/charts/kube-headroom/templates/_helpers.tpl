@@ -167,6 +167,7 @@ containers:
       - --health-port={{ int $v.health.port }}
       - --metrics-port={{ int $v.metrics.port }}
       - --metrics-secure={{ $v.metrics.secure }}
+      - --metrics-pod-series={{ int (default 0 $v.metrics.podSeries) }}
       {{- if $v.metrics.certManagerTLS }}
       - --metrics-cert-path={{ include "kube-headroom.metricsCertPath" $root }}
       {{- end }}
@@ -199,6 +200,10 @@ containers:
             fieldPath: metadata.namespace
       - name: JAVA_TOOL_OPTIONS
         value: {{ $v.jvmOptions | quote }}
+      - name: HEADROOM_LOG_LEVEL
+        value: {{ $v.logging.level | default "info" | quote }}
+      - name: HEADROOM_LOG_FORMAT
+        value: {{ $v.logging.format | default "text" | quote }}
     {{- with $v.kafka.envFromSecret }}
     envFrom:
       - secretRef:

@@ -3,6 +3,7 @@ package dev.kubeheadroom.actuator;
 import dev.kubeheadroom.actuator.OutcomeClassifier.Verdict;
 import dev.kubeheadroom.actuator.ResizePatcher.Attempt;
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.ops.PodLogContext;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.DeadLetter;
@@ -155,7 +156,6 @@ public final class Actuator implements AutoCloseable {
   }
 
   // ---- the loop (all below runs on the loop thread) --------------------------------------------
-
   private void run() {
     try {
       ClusterConfig initial = config.load(settings.configTimeout());
@@ -244,10 +244,9 @@ public final class Actuator implements AutoCloseable {
   private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
     LOG.warn("Unreadable decision at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
     metrics.deadLetter();
+    String value = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
     publisher.deadLetter(new DeadLetter(record.topic(), record.partition(), record.offset(),
-        record.key(), reason,
-        record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8),
-        clock.instant()));
+        record.key(), reason, value, clock.instant()));
   }
 
   /** Tries every ready change whose node has a token, then flushes and releases them. */
@@ -261,8 +260,10 @@ public final class Actuator implements AutoCloseable {
       if (!budget.tryAcquire(queued.node(), cost(governed(queued)))) {
         continue; // this node waits for its bucket; the others go on
       }
-      if (tryOnce(queued)) {
-        handled.add(queued);
+      try (var pod = PodLogContext.of(queued.change().namespace(), queued.change().name())) {
+        if (tryOnce(queued)) {
+          handled.add(queued);
+        }
       }
     }
     if (!handled.isEmpty()) {
@@ -301,7 +302,7 @@ public final class Actuator implements AutoCloseable {
       Timer.Sample sample = Timer.start();
       Attempt attempt = patcher.resize(work, caps);
       if (attempt.patchSent()) {
-        sample.stop(metrics.patch());
+        metrics.patched(sample, work.at(), clock.instant());
       }
       verdict = attempt.verdict();
       patchSent = attempt.patchSent();
@@ -340,7 +341,7 @@ public final class Actuator implements AutoCloseable {
       if (!annotator.annotate(work)) {
         metrics.annotationFailed();
       }
-      metrics.podLimit(ns, name, work.change().targetMilli());
+      metrics.podApplied(ns, name, work.change().targetMilli());
     } else if (result == OutcomeResult.GONE) {
       metrics.podGone(ns, name);
     }

@@ -94,7 +94,10 @@ final class ActuatorHarness implements AutoCloseable {
 
   /** Starts an actuator whose client uses {@code kubeConfig} (e.g. through a {@link ThrottlingFront}). */
   Actuator start(ActuatorSettings settings, io.fabric8.kubernetes.client.Config kubeConfig) {
-    Actuator actuator = Actuator.start(settings, kubeConfig, registry, Clock.systemUTC());
+    // per-pod series on, so the applied-limit gauge can be asserted
+    Actuator actuator = Actuator.start(settings, kubeConfig, registry,
+        new dev.kubeheadroom.ops.HeadroomMetrics(registry, dev.kubeheadroom.ops.PodSeries.upTo(1000)),
+        Clock.systemUTC());
     started.add(actuator);
     await().atMost(WAIT).until(actuator::ready);
     return actuator;

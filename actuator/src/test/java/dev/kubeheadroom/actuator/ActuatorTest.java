@@ -107,7 +107,7 @@ class ActuatorTest {
     // and the metrics count it
     assertThat(h.counter(HeadroomMetrics.RESIZES, "applied")).isEqualTo(1.0);
     assertThat(h.counter(HeadroomMetrics.RESIZES, "error")).isZero();
-    assertThat(h.registry.get(HeadroomMetrics.POD_LIMIT_CORES).tags("namespace", NS, "pod", "web-1").gauge().value())
+    assertThat(h.registry.get(HeadroomMetrics.POD_APPLIED_CORES).tags("namespace", NS, "pod", "web-1").gauge().value())
         .isEqualTo(3.0);
     assertThat(h.registry.get(ActuatorMetrics.PATCH).timer().count()).isEqualTo(1);
     // and exactly one resize request went out
@@ -142,7 +142,7 @@ class ActuatorTest {
     h.start();
     h.produce(decision("n1", false, change(original.getMetadata().getUid(), NS, "web-1", 1000, 2000)));
     h.outcomesUntil(os -> os.size() >= 1);
-    assertThat(h.registry.find(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge()).isNotNull();
+    assertThat(h.registry.find(HeadroomMetrics.POD_APPLIED_CORES).tags("pod", "web-1").gauge()).isNotNull();
     // and then deleted and re-created with the same name (a new uid)
     h.api.seedClient().pods().inNamespace(NS).withName("web-1").delete();
     await().atMost(WAIT).until(() -> h.api.pod(NS, "web-1").isEmpty());
@@ -157,7 +157,7 @@ class ActuatorTest {
     assertThat(resizes("web-1")).isEqualTo(1);
     assertThat(h.cpuLimit("web-1", 0)).isEqualTo("1");
     assertThat(h.stored("web-1").getMetadata().getAnnotations()).isNullOrEmpty();
-    assertThat(h.registry.find(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge()).isNull();
+    assertThat(h.registry.find(HeadroomMetrics.POD_APPLIED_CORES).tags("pod", "web-1").gauge()).isNull();
     assertThat(h.counter(HeadroomMetrics.RESIZES, "gone")).isEqualTo(1.0);
   }
 
@@ -179,7 +179,7 @@ class ActuatorTest {
         .isEqualTo("(dry-run) would adjust 1500m → 3000m (node factor 2.00, slack 8/16 cores)");
     assertThat(h.counter(HeadroomMetrics.RESIZES, "dry-run")).isEqualTo(1.0);
     assertThat(h.counter(HeadroomMetrics.RESIZES, "applied")).isZero();
-    assertThat(h.registry.get(HeadroomMetrics.POD_LIMIT_CORES).tags("pod", "web-1").gauge().value()).isEqualTo(3.0);
+    assertThat(h.registry.get(HeadroomMetrics.POD_APPLIED_CORES).tags("pod", "web-1").gauge().value()).isEqualTo(3.0);
   }
 
   @Test

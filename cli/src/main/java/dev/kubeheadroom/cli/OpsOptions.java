@@ -1,6 +1,7 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.ops.OpsConfig;
+import dev.kubeheadroom.ops.PodSeries;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -23,6 +24,20 @@ public final class OpsOptions {
       description = "Directory with tls.crt, tls.key (and ca.crt) for /metrics, e.g. a cert-manager Secret; "
           + "a self-signed certificate when absent. Env: HEADROOM_METRICS_CERT_PATH.")
   Path metricsCertPath;
+
+  @Option(names = "--metrics-pod-series", paramLabel = "N",
+      defaultValue = "${env:HEADROOM_METRICS_POD_SERIES:-0}",
+      description = "Export per-pod series (headroom_pod_target_cores, headroom_pod_applied_limit_cores), "
+          + "at most N per metric; 0 = none (default: ${DEFAULT-VALUE}). Env: HEADROOM_METRICS_POD_SERIES.")
+  int podSeries;
+
+  PodSeries podSeries() {
+    try {
+      return PodSeries.upTo(podSeries);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+  }
 
   OpsConfig config() {
     OpsConfig config = OpsConfig.defaults().withPorts(healthPort, metricsPort).withMetricsSecure(metricsSecure);

@@ -3,6 +3,7 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.MeterBinders;
 import dev.kubeheadroom.ops.OpsServer;
+import dev.kubeheadroom.ops.PodSeries;
 import dev.kubeheadroom.ops.Readiness;
 import dev.kubeheadroom.ops.TlsMaterialException;
 import dev.kubeheadroom.pipeline.Pipeline;
@@ -30,11 +31,10 @@ final class StageRuntime implements AutoCloseable {
   private static final Duration FAILURE_POLL = Duration.ofMillis(500);
 
   final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
-  final HeadroomMetrics metrics = new HeadroomMetrics(registry);
+  final HeadroomMetrics metrics;
   final Readiness readiness = new Readiness();
   /** The stages' routes go to the ops server, started before any stage. */
-  final StageContext context = new StageContext(registry, metrics, Clock.systemUTC(),
-      (path, handler) -> this.server.route(path, handler));
+  final StageContext context;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -43,8 +43,14 @@ final class StageRuntime implements AutoCloseable {
   /** Not ready until every stage has started and registered its own check. */
   static final String STARTING = "starting";
 
+  private StageRuntime(PodSeries podSeries) {
+    metrics = new HeadroomMetrics(registry, podSeries);
+    context = new StageContext(registry, metrics, Clock.systemUTC(),
+        (path, handler) -> this.server.route(path, handler));
+  }
+
   static StageRuntime start(OpsOptions ops) {
-    StageRuntime runtime = new StageRuntime();
+    StageRuntime runtime = new StageRuntime(ops.podSeries());
     runtime.readiness.add(STARTING, () -> false);
     runtime.own(MeterBinders.bindJvm(runtime.registry));
     try {

@@ -288,7 +288,7 @@ class OperatorChartTest {
         assertThat(metrics.getMetadata().getLabels()).containsEntry(e.getKey(), e.getValue().asText()));
     assertThat(spec(serviceMonitor(rendered)).at("/endpoints/0/port").asText())
         .isIn(metrics.getSpec().getPorts().stream().map(p -> p.getName()).toList());
-    // headroom_pod_limit_cores{namespace,pod} names the managed pod, not the scrape target
+    // headroom_pod_{target,applied_limit}_cores{namespace,pod} name the managed pod, not the scrape target
     assertThat(spec(serviceMonitor(rendered)).at("/endpoints/0/honorLabels").asBoolean()).isTrue();
     assertThat(rendered.deployments()).hasSize(4).allSatisfy(d ->
         assertThat(d.getSpec().getTemplate().getMetadata().getLabels())

@@ -7,7 +7,6 @@ import dev.kubeheadroom.schemas.PodChange;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every Headroom metric, named and created in this one place (runbook "Metrics and dashboards",
@@ -36,8 +34,23 @@ public final class HeadroomMetrics {
   public static final String NODE_FACTOR = "headroom.node.factor";
   /** {@code headroom_node_slack_cores{node}}: unbooked CPU on the node, in cores. */
   public static final String NODE_SLACK_CORES = "headroom.node.slack.cores";
-  /** {@code headroom_pod_limit_cores{namespace,pod}}: the pod's computed aggregate CPU limit. */
-  public static final String POD_LIMIT_CORES = "headroom.pod.limit.cores";
+  /**
+   * {@code headroom_pod_target_cores{namespace,pod}}: the aggregate CPU limit the topology computed
+   * for the pod (opt-in, bounded: {@link PodSeries}).
+   */
+  public static final String POD_TARGET_CORES = "headroom.pod.target.cores";
+  /**
+   * {@code headroom_pod_applied_limit_cores{namespace,pod}}: the aggregate CPU limit the actuator
+   * last applied to the pod (under dryRun: would have applied); opt-in, bounded ({@link PodSeries}).
+   */
+  public static final String POD_APPLIED_CORES = "headroom.pod.applied.limit.cores";
+  /**
+   * {@code headroom_pod_series_overflow_total{metric}}: pod values not exported because their
+   * family already holds {@link PodSeries#max} series.
+   */
+  public static final String POD_SERIES_OVERFLOW = "headroom.pod.series.overflow";
+  /** {@code headroom_build_info{version,java_version}}: 1, labelled with what runs. */
+  public static final String BUILD_INFO = "headroom.build.info";
   /** {@code headroom_resizes_total{result}}: resize tries by {@link OutcomeResult} wire name. */
   public static final String RESIZES = "headroom.resizes";
   /** {@code headroom_reconcile_duration_seconds}: one node's reconcile, as a histogram. */
@@ -77,7 +90,10 @@ public final class HeadroomMetrics {
   private final MeterRegistry registry;
   private final GaugeFamily nodeFactor;
   private final GaugeFamily nodeSlack;
-  private final GaugeFamily podLimit;
+  private final GaugeFamily podTarget;
+  private final GaugeFamily podApplied;
+  private final Counter targetOverflow;
+  private final Counter appliedOverflow;
   private final Map<OutcomeResult, Counter> resizes = new EnumMap<>(OutcomeResult.class);
   private final Map<OutcomeResult, Counter> backoffs = new ConcurrentHashMap<>();
   private final Timer reconcile;
@@ -88,14 +104,24 @@ public final class HeadroomMetrics {
   private final Set<PodKey> deferred = ConcurrentHashMap.newKeySet();
   private final Set<PodKey> infeasible = ConcurrentHashMap.newKeySet();
 
+  /** Without per-pod series ({@link PodSeries#OFF}). */
   public HeadroomMetrics(MeterRegistry registry) {
+    this(registry, PodSeries.OFF);
+  }
+
+  public HeadroomMetrics(MeterRegistry registry, PodSeries podSeries) {
     this.registry = Objects.requireNonNull(registry, "registry");
     nodeFactor = new GaugeFamily(registry, NODE_FACTOR, "Node slack factor F = 1 + S/M", NODE);
     nodeSlack = new GaugeFamily(registry, NODE_SLACK_CORES, "Unbooked CPU on the node (cores)", NODE);
-    podLimit =
-        new GaugeFamily(
-            registry, POD_LIMIT_CORES, "Computed aggregate CPU limit of the pod (cores)",
-            NAMESPACE, POD);
+    podTarget = new GaugeFamily(registry, POD_TARGET_CORES,
+        "Aggregate CPU limit the topology computed for the pod (cores)", podSeries.max(),
+        NAMESPACE, POD);
+    podApplied = new GaugeFamily(registry, POD_APPLIED_CORES,
+        "Aggregate CPU limit the actuator last applied to the pod (cores)", podSeries.max(),
+        NAMESPACE, POD);
+    targetOverflow = overflowCounter("pod_target_cores");
+    appliedOverflow = overflowCounter("pod_applied_limit_cores");
+    BuildInfo.current().register(registry, BUILD_INFO);
     for (OutcomeResult result : OutcomeResult.values()) {
       resizes.put(
           result,
@@ -126,9 +152,21 @@ public final class HeadroomMetrics {
         .register(registry);
   }
 
-  /** A Prometheus registry with Micrometer's defaults; what {@link OpsServer} serves. */
+  /**
+   * A Prometheus registry with Micrometer's defaults, minus Kafka Streams' per-processor-node
+   * meters ({@link KafkaStreamsMeterFilter}); what {@link OpsServer} serves.
+   */
   public static PrometheusMeterRegistry newPrometheusRegistry() {
-    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(KafkaStreamsMeterFilter.DENY_PER_PROCESSOR);
+    return registry;
+  }
+
+  private Counter overflowCounter(String metric) {
+    return Counter.builder(POD_SERIES_OVERFLOW)
+        .description("Pod values not exported: the per-pod family is at its bound")
+        .tag("metric", metric)
+        .register(registry);
   }
 
   /**
@@ -141,14 +179,19 @@ public final class HeadroomMetrics {
     nodeSlack.set(decision.stats().slackMilli() / 1000.0, node);
     managedByNode.put(node, decision.stats().managedPods());
     for (PodChange change : decision.changes()) {
-      podLimit.set(change.targetMilli() / 1000.0, change.namespace(), change.name());
-      podNode.put(new PodKey(change.namespace(), change.name()), node);
+      if (podTarget.set(change.targetMilli() / 1000.0, change.namespace(), change.name())) {
+        podNode.put(new PodKey(change.namespace(), change.name()), node);
+      } else {
+        targetOverflow.increment();
+      }
     }
   }
 
-  /** A pod's applied (or, in dry-run, computed) limit: {@code headroom_pod_limit_cores}. */
-  public void podLimit(String namespace, String pod, long milli) {
-    podLimit.set(milli / 1000.0, namespace, pod);
+  /** A pod's applied (or, in dry-run, would-be) limit: {@code headroom_pod_applied_limit_cores}. */
+  public void podApplied(String namespace, String pod, long milli) {
+    if (!podApplied.set(milli / 1000.0, namespace, pod)) {
+      appliedOverflow.increment();
+    }
   }
 
   /** The node is gone: remove its series and those of the pods last decided on it. */
@@ -173,14 +216,15 @@ public final class HeadroomMetrics {
     Set.copyOf(managedByNode.keySet()).forEach(this::nodeRemoved);
     nodeFactor.clear();
     nodeSlack.clear();
-    podLimit.clear();
+    podTarget.clear();
     podNode.clear();
   }
 
-  /** The pod is gone: remove its limit series and forget whether it was deferred. */
+  /** The pod is gone: remove its target and applied series and forget whether it was deferred. */
   public void podRemoved(String namespace, String pod) {
     PodKey key = new PodKey(namespace, pod);
-    podLimit.remove(namespace, pod);
+    podTarget.remove(namespace, pod);
+    podApplied.remove(namespace, pod);
     podNode.remove(key);
     deferred.remove(key);
     infeasible.remove(key);
@@ -279,61 +323,4 @@ public final class HeadroomMetrics {
   }
 
   private record PodKey(String namespace, String name) {}
-
-  /** Gauges of one name, one per label-value tuple, each removable. */
-  private static final class GaugeFamily {
-    private final MeterRegistry registry;
-    private final String name;
-    private final String description;
-    private final List<String> labels;
-    private final Map<List<String>, Cell> cells = new ConcurrentHashMap<>();
-
-    GaugeFamily(MeterRegistry registry, String name, String description, String... labels) {
-      this.registry = registry;
-      this.name = name;
-      this.description = description;
-      this.labels = List.of(labels);
-    }
-
-    void set(double value, String... labelValues) {
-      List<String> key = List.of(labelValues);
-      cells
-          .compute(
-              key,
-              (k, cell) -> {
-                if (cell != null) {
-                  return cell;
-                }
-                AtomicLong bits = new AtomicLong(Double.doubleToLongBits(value));
-                Tags tags = Tags.empty();
-                for (int i = 0; i < labels.size(); i++) {
-                  tags = tags.and(labels.get(i), k.get(i));
-                }
-                Gauge gauge =
-                    Gauge.builder(name, bits, b -> Double.longBitsToDouble(b.get()))
-                        .description(description)
-                        .tags(tags)
-                        .strongReference(true)
-                        .register(registry);
-                return new Cell(bits, gauge);
-              })
-          .bits()
-          .set(Double.doubleToLongBits(value));
-    }
-
-    void clear() {
-      cells.keySet().forEach(key -> remove(key.toArray(String[]::new)));
-    }
-
-    void remove(String... labelValues) {
-      cells.computeIfPresent(
-          List.of(labelValues),
-          (k, cell) -> {
-            registry.remove(cell.gauge());
-            return null;
-          });
-    }
-  }
-
-  private record Cell(AtomicLong bits, Gauge gauge) {}
 }

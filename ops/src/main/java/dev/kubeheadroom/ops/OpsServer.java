@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.zip.GZIPOutputStream;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * The operational endpoints of one process, on two ports (deploy/README.md):
  *
  * <ul>
- *   <li>{@code --metrics-port}: {@code GET /metrics}, the Prometheus text format, over HTTPS
+ *   <li>{@code --metrics-port}: {@code GET /metrics}, the Prometheus text format 0.0.4 or
+ *       OpenMetrics by {@code Accept}, gzipped by {@code Accept-Encoding}, over HTTPS
  *       (certificate from {@code --metrics-cert-path}, reloaded when it rotates, or self-signed in
  *       memory) or plain HTTP with {@code --metrics-secure=false};
  *   <li>{@code --health-port}, plain HTTP: {@code GET /healthz} (200 while the process serves)
@@ -44,8 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class OpsServer implements AutoCloseable, OpsRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
 
-  /** The Prometheus text exposition format the scrape is written in. */
-  public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  /** The Prometheus text exposition format a scraper gets unless it asks for OpenMetrics. */
+  public static final String METRICS_CONTENT_TYPE = ScrapeFormat.TEXT_004.contentType();
 
   private final HttpServer health;
   private final HttpServer metrics;
@@ -135,18 +138,7 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
       throw new IOException("cannot bind --health-port=" + config.healthPort(), e);
     }
 
-    metrics.createContext("/", exact("/metrics", exchange -> {
-      byte[] body;
-      try {
-        body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-      } catch (RuntimeException e) {
-        LOG.warn("scrape failed: {}", e.toString());
-        respond(exchange, 500, "text/plain; charset=utf-8",
-            ("scrape failed: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      respond(exchange, 200, METRICS_CONTENT_TYPE, body);
-    }));
+    metrics.createContext("/", exact("/metrics", exchange -> serveScrape(exchange, registry)));
     health.createContext("/", exchange -> {
       String path = exchange.getRequestURI().getPath();
       if (path.equals("/healthz")) {
@@ -185,6 +177,35 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
       // first time
     }
     metrics.createContext(path, handler);
+  }
+
+  /**
+   * One scrape, in the format the {@code Accept} header prefers ({@link ScrapeFormat}), gzipped
+   * when {@code Accept-Encoding} allows: a scrape of a large topology instance is mostly repeated
+   * metric names and compresses about tenfold.
+   */
+  private static void serveScrape(HttpExchange exchange, PrometheusMeterRegistry registry)
+      throws IOException {
+    ScrapeFormat format = ScrapeFormat.negotiate(exchange.getRequestHeaders().getFirst("Accept"));
+    byte[] body;
+    try {
+      body = registry.scrape(format.contentType()).getBytes(StandardCharsets.UTF_8);
+    } catch (RuntimeException e) {
+      LOG.warn("scrape failed: {}", e.toString());
+      respond(exchange, 500, "text/plain; charset=utf-8",
+          ("scrape failed: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    exchange.getResponseHeaders().set("Vary", "Accept, Accept-Encoding");
+    if (ScrapeFormat.acceptsGzip(exchange.getRequestHeaders().getFirst("Accept-Encoding"))) {
+      ByteArrayOutputStream zipped = new ByteArrayOutputStream(body.length / 4 + 64);
+      try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+        gzip.write(body);
+      }
+      body = zipped.toByteArray();
+      exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+    }
+    respond(exchange, 200, format.contentType(), body);
   }
 
   /** The bound health port (the ephemeral one when configured as 0). */

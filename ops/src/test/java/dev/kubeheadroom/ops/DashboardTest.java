@@ -55,7 +55,7 @@ class DashboardTest {
   @Test
   void theMoneyGraphOverlaysTheLimitOnThrottlingOnASecondAxis() {
     JsonNode money = panels().stream()
-        .filter(p -> p.path("targets").toString().contains("headroom_pod_limit_cores")
+        .filter(p -> p.path("targets").toString().contains("headroom_pod_applied_limit_cores")
             && p.path("targets").toString().contains("container_cpu_cfs_throttled_periods_total"))
         .findFirst().orElseThrow(() -> new AssertionError("no money graph panel"));
 
@@ -82,8 +82,9 @@ class DashboardTest {
 
   private Scrape scrapeWithEverything() {
     PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
-    HeadroomMetrics metrics = new HeadroomMetrics(registry);
+    HeadroomMetrics metrics = new HeadroomMetrics(registry, PodSeries.upTo(1));
     metrics.recordDecision(decision("node-a", 8_000, 2.0, 3, change("team-a", "web-1", 3_000)));
+    metrics.podApplied("team-a", "web-1", 3_000);
     metrics.kubeletResizeStatus("team-a", "web-1", ResizeStatus.DEFERRED);
     metrics.reconcileTimer().record(Duration.ofMillis(5));
     metrics.deadLetter("headroom.pods");

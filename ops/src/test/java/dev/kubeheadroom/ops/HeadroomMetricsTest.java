@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class HeadroomMetricsTest {
   private final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
-  private final HeadroomMetrics metrics = new HeadroomMetrics(registry);
+  private final HeadroomMetrics metrics = new HeadroomMetrics(registry, PodSeries.upTo(100));
 
   private Scrape scrape() {
     return Scrape.parse(registry.scrape());
@@ -48,7 +48,7 @@ class HeadroomMetricsTest {
     assertThat(scrape.types())
         .containsEntry("headroom_node_factor", "gauge")
         .containsEntry("headroom_node_slack_cores", "gauge")
-        .containsEntry("headroom_pod_limit_cores", "gauge")
+        .containsEntry("headroom_pod_target_cores", "gauge")
         .containsEntry("headroom_resizes_total", "counter")
         .containsEntry("headroom_reconcile_duration_seconds", "histogram")
         .containsEntry("headroom_pods_managed", "gauge")
@@ -56,7 +56,7 @@ class HeadroomMetricsTest {
         .containsEntry("headroom_dead_letters_total", "counter");
     assertThat(scrape.value("headroom_node_factor", Map.of("node", "node-a"))).contains(2.0);
     assertThat(scrape.value("headroom_node_slack_cores", Map.of("node", "node-a"))).contains(8.0);
-    assertThat(scrape.value("headroom_pod_limit_cores", Map.of("namespace", "team-a", "pod", "web-1")))
+    assertThat(scrape.value("headroom_pod_target_cores", Map.of("namespace", "team-a", "pod", "web-1")))
         .contains(3.0);
     assertThat(scrape.value("headroom_resizes_total", Map.of("result", "deferred"))).contains(1.0);
     assertThat(scrape.value("headroom_pods_managed", Map.of())).contains(3.0);
@@ -95,7 +95,7 @@ class HeadroomMetricsTest {
 
     // then only web-2's series is left, and nothing is deferred
     Scrape scrape = scrape();
-    assertThat(scrape.named("headroom_pod_limit_cores"))
+    assertThat(scrape.named("headroom_pod_target_cores"))
         .extracting(s -> s.labels().get("pod"))
         .containsExactly("web-2");
     assertThat(scrape.value("headroom_resize_deferred_pods", Map.of())).contains(0.0);
@@ -116,7 +116,7 @@ class HeadroomMetricsTest {
         .containsExactly("node-b");
     assertThat(scrape.named("headroom_node_slack_cores")).extracting(s -> s.labels().get("node"))
         .containsExactly("node-b");
-    assertThat(scrape.named("headroom_pod_limit_cores")).extracting(s -> s.labels().get("pod"))
+    assertThat(scrape.named("headroom_pod_target_cores")).extracting(s -> s.labels().get("pod"))
         .containsExactly("api-1");
     assertThat(scrape.value("headroom_pods_managed", Map.of())).contains(4.0);
     assertThat(scrape.text()).doesNotContain("node-a").doesNotContain("web-1");
@@ -132,7 +132,7 @@ class HeadroomMetricsTest {
 
     // then one series per name, with the new values
     Scrape scrape = scrape();
-    assertThat(scrape.named("headroom_pod_limit_cores")).singleElement()
+    assertThat(scrape.named("headroom_pod_target_cores")).singleElement()
         .extracting(Scrape.Sample::value).isEqualTo(1.25);
     assertThat(scrape.named("headroom_node_factor")).singleElement()
         .extracting(Scrape.Sample::value).isEqualTo(1.25);
@@ -184,7 +184,7 @@ class HeadroomMetricsTest {
     Scrape scrape = scrape();
     assertThat(scrape.named("headroom_node_factor")).isEmpty();
     assertThat(scrape.named("headroom_node_slack_cores")).isEmpty();
-    assertThat(scrape.named("headroom_pod_limit_cores")).isEmpty();
+    assertThat(scrape.named("headroom_pod_target_cores")).isEmpty();
     assertThat(scrape.value("headroom_pods_managed", Map.of())).contains(0.0);
     assertThat(scrape.named("headroom_resizes_total")).hasSize(OutcomeResult.values().length);
   }

@@ -93,6 +93,35 @@ class OpsServerTest {
   }
 
   @Test
+  void aScraperAskingForOpenMetricsGetsItGzippedWhenItAcceptsGzip() throws Exception {
+    // given plain HTTP metrics
+    new HeadroomMetrics(registry);
+    server = OpsServer.start(EPHEMERAL.withMetricsSecure(false), registry, readiness);
+    URI uri = URI.create("http://localhost:" + server.metricsPort() + "/metrics");
+
+    // when Prometheus scrapes (its default Accept, gzip)
+    HttpResponse<byte[]> response = plain().send(HttpRequest.newBuilder(uri)
+            .header("Accept", "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5")
+            .header("Accept-Encoding", "gzip").build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+
+    // then the body is gzipped OpenMetrics, ending with # EOF as the format requires
+    assertThat(response.headers().firstValue("Content-Encoding")).contains("gzip");
+    assertThat(response.headers().firstValue("Content-Type"))
+        .contains(ScrapeFormat.OPENMETRICS_100.contentType());
+    String body;
+    try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(response.body()))) {
+      body = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    assertThat(body).contains("headroom_resizes_total{result=\"applied\"} 0").endsWith("# EOF\n");
+
+    // and a client that accepts neither gets plain text 0.0.4, uncompressed
+    HttpResponse<String> text = get(plain(), uri);
+    assertThat(text.headers().firstValue("Content-Encoding")).isEmpty();
+    assertThat(text.body()).doesNotContain("# EOF");
+  }
+
+  @Test
   void otherPathsAreNotFound() throws Exception {
     server = OpsServer.start(EPHEMERAL.withMetricsSecure(false), registry, readiness);
 

@@ -38,6 +38,12 @@ record BothListeners(TopologyListener first, TopologyListener second) implements
   }
 
   @Override
+  public void podRemoved(String node, String namespace, String name) {
+    first.podRemoved(node, namespace, name);
+    second.podRemoved(node, namespace, name);
+  }
+
+  @Override
   public void nodeRemoved(String node) {
     first.nodeRemoved(node);
     second.nodeRemoved(node);

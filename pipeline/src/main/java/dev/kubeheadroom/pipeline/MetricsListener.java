@@ -41,6 +41,11 @@ final class MetricsListener implements TopologyListener {
   }
 
   @Override
+  public void podRemoved(String node, String namespace, String name) {
+    metrics.podRemoved(namespace, name);
+  }
+
+  @Override
   public void nodeRemoved(String node) {
     metrics.nodeRemoved(node);
   }

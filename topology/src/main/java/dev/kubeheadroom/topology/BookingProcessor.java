@@ -6,6 +6,7 @@ import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
+import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.NodeDecider;
@@ -84,6 +85,10 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
         && step.touchedPods().contains(outcome.podUid())) {
       // touched: counted (a redelivered refusal leaves the entry as it was)
       listener.backedOff(node, outcome.result(), step.booking().pods().get(outcome.podUid()).refusals());
+    }
+    if (record.value() instanceof PodRemoved removed && removed.namespace() != null
+        && removed.name() != null) {
+      listener.podRemoved(node, removed.namespace(), removed.name());
     }
     if (record.value() instanceof NodeRemoved) {
       debouncer.forget(node);

@@ -34,6 +34,9 @@ public interface TopologyListener {
    */
   default void fenced(String topic, String node, long epoch, long fence) {}
 
+  /** A pod left the node (deleted, or rebound elsewhere): its per-pod series go. */
+  default void podRemoved(String node, String namespace, String name) {}
+
   /** A node's state was dropped. */
   default void nodeRemoved(String node) {}
 

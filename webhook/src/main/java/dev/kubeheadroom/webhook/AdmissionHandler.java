@@ -69,6 +69,7 @@ public final class AdmissionHandler {
   /** Never throws: any problem is an unchanged, counted admission. */
   public byte[] handle(byte[] body) {
     String uid = "";
+    String pod = "?";
     try {
       JsonNode review = MAPPER.readTree(body);
       JsonNode request = review == null ? null : review.get("request");
@@ -76,6 +77,7 @@ public final class AdmissionHandler {
         throw new IllegalArgumentException("no request object");
       }
       uid = request.path("uid").asText("");
+      pod = podLabel(request);
       Outcome outcome = decide(request);
       if (outcome.patch() == null) {
         metrics.unchanged(outcome.reason());
@@ -85,7 +87,8 @@ public final class AdmissionHandler {
       return response(uid, outcome.patch());
     } catch (Exception | StackOverflowError e) {
       metrics.unchanged(AllowReason.ERROR);
-      LOG.warn("Admitting pod unchanged after an error (uid {}): {}", uid.isEmpty() ? "?" : uid, e.toString());
+      LOG.warn("Admitting Pod({}) unchanged after an error (uid {}): {}", pod, uid.isEmpty() ? "?" : uid,
+          e.toString());
       return response(uid, null);
     }
   }
@@ -120,6 +123,16 @@ public final class AdmissionHandler {
       return new Outcome(null, MAPPER.writeValueAsBytes(PatchOp.toJson(seed.patch())));
     }
     return new Outcome(((BirthDecision.Unchanged) decision).reason(), null);
+  }
+
+  /** {@code namespace/name} of the review's pod for a log line ({@code generateName*} before naming). */
+  private static String podLabel(JsonNode request) {
+    JsonNode meta = request.path("object").path("metadata");
+    String name = request.path("name").asText(meta.path("name").asText(""));
+    if (name.isEmpty()) {
+      name = meta.path("generateName").asText("?") + "*";
+    }
+    return request.path("namespace").asText(meta.path("namespace").asText("?")) + "/" + name;
   }
 
   private static String podName(Pod pod, JsonNode request) {

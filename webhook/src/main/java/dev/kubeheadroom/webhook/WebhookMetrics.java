@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -15,7 +16,7 @@ import java.util.function.BooleanSupplier;
  *       reviews answered (every one of them allowed);
  *   <li>{@code headroom_webhook_unchanged_total{reason}}: pods admitted without a seed, by
  *       {@link AllowReason} (errors included, as {@code reason="error"});
- *   <li>{@code headroom_webhook_latency_seconds}: time from request read to response written;
+ *   <li>{@code headroom_webhook_latency_seconds}: time from request read to response written (a histogram, buckets 1 ms – 30 s);
  *   <li>{@code headroom_webhook_rejected_requests_total{status}}: HTTP requests answered with no
  *       AdmissionReview ({@code 404}, {@code 405}, {@code 413}); the API server then applies
  *       {@code failurePolicy: Ignore};
@@ -64,7 +65,12 @@ public final class WebhookMetrics {
           .description("Pods admitted without a seeded CPU limit, by reason")
           .tag("reason", reason.wireName()).register(registry));
     }
-    latency = Timer.builder(LATENCY).description("Admission review handling time").register(registry);
+    // A histogram so p99 aggregates across replicas; the API server gives up after the webhook's
+    // timeoutSeconds (≤ 30 s), so nothing longer is worth a bucket.
+    latency = Timer.builder(LATENCY).description("Admission review handling time")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(30))
+        .register(registry);
     unreadable = Counter.builder(UNREADABLE)
         .description("Unreadable records on the namespaces/config topics (skipped)").register(registry);
   }
