@@ -189,7 +189,8 @@ public final class AuditCommand implements Callable<Integer> {
         List<String> problems = DecisionVerifier.verify(d);
         if (!problems.isEmpty()) {
           differing++;
-          out.printf("%s node %s (offset %d):%n", d.at(), d.node(), r.offset());
+          out.printf("%s node %s%s (offset %d):%n", d.at(), d.node(),
+              d.pool() == null ? "" : " in pool " + d.pool(), r.offset());
           problems.forEach(p -> out.println("  " + p));
         }
       }

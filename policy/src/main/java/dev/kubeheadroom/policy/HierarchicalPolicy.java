@@ -64,12 +64,10 @@ public final class HierarchicalPolicy {
       return traces;
     }
     Map<String, Group> groups = groups(pods, tenants);
-    double totalWeight = 0;
-    for (Group g : groups.values()) {
-      totalWeight += g.weight();
-    }
-    for (Group g : groups.values()) {
-      double tenantSlack = stats.slackMilli() * (g.weight() / totalWeight);
+    Map<String, Double> slackByTenant = tenantSlack(stats.slackMilli(), groups);
+    for (Map.Entry<String, Group> e : groups.entrySet()) {
+      Group g = e.getValue();
+      double tenantSlack = slackByTenant.get(e.getKey());
       double floor = Math.min((double) config.minBurstFloorMilli(), tenantSlack / g.pods.size());
       double wanted = 0;
       for (PodInput pod : g.pods) {
@@ -89,6 +87,31 @@ public final class HierarchicalPolicy {
       }
     }
     return inOrder;
+  }
+
+  /**
+   * Each tenant's part of the node's slack, in millicores (what {@code explain} prints): the slack
+   * times the tenant's weight over the sum of weights. Empty when nothing is shared.
+   */
+  public static Map<String, Double> tenantSlackMilli(
+      long allocatableMilli, List<PodInput> pods, List<Tenant> tenants) {
+    NodeStats stats = SlackPolicy.aggregate(allocatableMilli, pods);
+    if (stats.slackMilli() <= 0 || stats.managedRequestsMilli() <= 0) {
+      return Map.of();
+    }
+    return tenantSlack(stats.slackMilli(), groups(pods, tenants));
+  }
+
+  private static Map<String, Double> tenantSlack(long slackMilli, Map<String, Group> groups) {
+    double totalWeight = 0;
+    for (Group g : groups.values()) {
+      totalWeight += g.weight();
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Group> e : groups.entrySet()) {
+      out.put(e.getKey(), slackMilli * (e.getValue().weight() / totalWeight));
+    }
+    return out;
   }
 
   /** A tenant's managed pods on the node, in input order, and its weight. */

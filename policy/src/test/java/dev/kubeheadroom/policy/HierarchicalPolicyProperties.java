@@ -24,7 +24,7 @@ class HierarchicalPolicyProperties {
   /** A node: its pods, and the tenant of each (parallel lists). */
   record Node(long allocatableMilli, List<PodInput> pods, List<Tenant> tenants) {}
 
-  @Property
+  @Property(tries = 300)
   void everyTargetStaysBetweenItsRequestAndItsCap(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config) {
     // when
@@ -39,7 +39,7 @@ class HierarchicalPolicyProperties {
     }
   }
 
-  @Property
+  @Property(tries = 300)
   void theBurstsTogetherNeverExceedTheNodesSlack(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config) {
     // when
@@ -56,7 +56,7 @@ class HierarchicalPolicyProperties {
     }
   }
 
-  @Property
+  @Property(tries = 300)
   void aTenantAddingPodsNeverChangesAnotherTenantsTargets(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config,
       @ForAll @IntRange(min = 2, max = 12) int pieces) {
@@ -90,7 +90,7 @@ class HierarchicalPolicyProperties {
     }
   }
 
-  @Property
+  @Property(tries = 300)
   void aHeavierTenantNeverLowersItsOwnPodsTargets(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config) {
     // given tenant "b" doubles its weight multiplier
@@ -113,7 +113,7 @@ class HierarchicalPolicyProperties {
     }
   }
 
-  @Property
+  @Property(tries = 300)
   void nothingIsSharedOnAFullNode(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config) {
     // given the same pods on a node exactly booked (slack = 0)
@@ -123,7 +123,7 @@ class HierarchicalPolicyProperties {
         .isEqualTo(SlackPolicy.computeNode(total, node.pods(), config));
   }
 
-  @Property
+  @Property(tries = 300)
   void decisionsAreDeterministicAndInTheManagedPodsInputOrder(
       @ForAll("nodes") Node node, @ForAll("configs") PolicyConfig config) {
     NodeResult first = compute(node, config);
