@@ -187,7 +187,8 @@ final class AuditVerify {
       List<String> problems = DecisionVerifier.verify(d);
       if (!problems.isEmpty()) {
         differing++;
-        lines.add(String.format("%s node %s (offset %d):", d.at(), d.node(), r.offset()));
+        lines.add(String.format("%s node %s%s (offset %d):", d.at(), d.node(),
+            d.pool() == null ? "" : " in pool " + d.pool(), r.offset()));
         problems.forEach(p -> lines.add("  " + p));
       }
     }

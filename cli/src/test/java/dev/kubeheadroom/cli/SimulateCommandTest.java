@@ -41,6 +41,31 @@ class SimulateCommandTest {
   }
 
   @Test
+  void nodesInAPoolNameItAndTenancySplitsTheirSlackByNamespace() throws Exception {
+    // given a batch pool (no multiplier cap) holding n1, tenancy by namespace, team-a weighted 2
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("pools-and-tenancy.jsonl").toString(),
+        "--output", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    JsonNode d = JSON.readTree(r.stdout());
+    // then n1's 6 cores of slack split 2:1 between team-a and team-b, uncapped; n2 (no pool)
+    // keeps the 10× cap; only the pooled node's line carries "pool"
+    assertThat(d.get("nodes").toString()).isEqualTo(
+        "[{\"name\":\"n1\",\"allocatableMilli\":8000,\"slackMilli\":6000,\"factor\":4.0,\"pool\":\"batch\"},"
+            + "{\"name\":\"n2\",\"allocatableMilli\":8000,\"slackMilli\":7500,\"factor\":16.0}]");
+    assertThat(d.get("pods").toString())
+        .contains("\"name\":\"a-1\",\"node\":\"n1\",\"managed\":true,\"containers\":[{\"name\":\"app\",\"requestMilli\":1000,\"limitMilli\":5000}]")
+        .contains("\"name\":\"b-1\",\"node\":\"n1\",\"managed\":true,\"containers\":[{\"name\":\"app\",\"requestMilli\":1000,\"limitMilli\":3000}]")
+        .contains("\"name\":\"c-1\",\"node\":\"n2\",\"managed\":true,\"containers\":[{\"name\":\"app\",\"requestMilli\":500,\"limitMilli\":5000}]");
+    // and the table grows a POOL column only then
+    CliRun table = CliRun.run("simulate", "--watch-log", resource("pools-and-tenancy.jsonl").toString(),
+        "--output", "table");
+    assertThat(table.stdout()).contains("FACTOR  POOL").containsPattern("n1 .* batch");
+    CliRun plain = CliRun.run("simulate", "--watch-log", resource("contract-example.jsonl").toString(),
+        "--output", "table");
+    assertThat(plain.stdout()).doesNotContain("POOL");
+  }
+
+  @Test
   void aMalformedLineIsReportedByNumberSkippedAndCounted() throws Exception {
     List<String> lines = Files.readAllLines(resource("contract-example.jsonl"));
     Path log = tmp.resolve("log.jsonl");

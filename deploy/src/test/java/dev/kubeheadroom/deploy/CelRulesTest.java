@@ -70,7 +70,8 @@ class CelRulesTest {
   @Test
   void everyRuleInTheCrdIsExercised() {
     assertThat(RULES).containsOnlyKeys(
-        "", "spec", "spec.maxMultiplier", "spec.quantum", "spec.webhook.initialMultiplier");
+        "", "spec", "spec.maxMultiplier", "spec.quantum", "spec.webhook.initialMultiplier",
+        "spec.pools[].nodeSelector", "spec.pools[].maxMultiplier");
   }
 
   @Test
@@ -117,5 +118,39 @@ class CelRulesTest {
     assertThat(admits("spec", Map.of("debouncePeriod", "500ms", "maxDebounceDelay", "1m"))).isTrue();
     assertThat(admits("spec", Map.of("debouncePeriod", "10s", "maxDebounceDelay", "2s"))).isFalse();
     assertThat(admits("spec", Map.of("debouncePeriod", "1m", "maxDebounceDelay", "59s"))).isFalse();
+  }
+
+  @Test
+  void aPoolsMaxMultiplierIsUnlimitedOrBetweenZeroAndOneHundred() throws Exception {
+    for (String ok : List.of("Unlimited", "0", "2", "2.5", "100")) {
+      assertThat(admits("spec.pools[].maxMultiplier", ok)).as(ok).isTrue();
+    }
+    for (String bad : List.of("100.5", "101")) {
+      assertThat(admits("spec.pools[].maxMultiplier", bad)).as(bad).isFalse();
+    }
+  }
+
+  @Test
+  void aPoolsNodeSelectorMustNotBeEmpty() throws Exception {
+    assertThat(admits("spec.pools[].nodeSelector", Map.of("matchLabels", Map.of("pool", "batch")))).isTrue();
+    assertThat(admits("spec.pools[].nodeSelector", Map.of("matchExpressions",
+        List.of(Map.of("key", "tier", "operator", "Exists"))))).isTrue();
+    assertThat(admits("spec.pools[].nodeSelector", Map.of())).isFalse();
+    assertThat(admits("spec.pools[].nodeSelector", Map.of("matchLabels", Map.of(), "matchExpressions", List.of())))
+        .isFalse();
+  }
+
+  @Test
+  void everyPoolsMaxDebounceDelayOwnOrInheritedIsAtLeastItsDebouncePeriod() throws Exception {
+    Map<String, Object> selector = Map.of("matchLabels", Map.of("pool", "x"));
+    // the cluster's knobs as defaulting leaves them, and pools that set one, both or neither
+    assertThat(admits("spec", Map.of("debouncePeriod", "2s", "maxDebounceDelay", "10s", "pools", List.of(
+        Map.of("name", "a", "nodeSelector", selector, "debouncePeriod", "500ms"),
+        Map.of("name", "b", "nodeSelector", selector, "debouncePeriod", "20s", "maxDebounceDelay", "1m"),
+        Map.of("name", "c", "nodeSelector", selector))))).isTrue();
+    assertThat(admits("spec", Map.of("debouncePeriod", "2s", "maxDebounceDelay", "10s", "pools", List.of(
+        Map.of("name", "slow", "nodeSelector", selector, "debouncePeriod", "30s"))))).isFalse();
+    assertThat(admits("spec", Map.of("debouncePeriod", "2s", "maxDebounceDelay", "10s", "pools", List.of(
+        Map.of("name", "tight", "nodeSelector", selector, "maxDebounceDelay", "1s"))))).isFalse();
   }
 }

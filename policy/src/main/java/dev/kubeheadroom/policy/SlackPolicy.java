@@ -65,20 +65,9 @@ public final class SlackPolicy {
     long slack = stats.slackMilli();
     long managedRequests = stats.managedRequestsMilli();
 
-    long hi = stats.allocatableMilli();
-    TargetTrace.Bound bound = TargetTrace.Bound.ALLOCATABLE;
-    if (config.maxMultiplier() > 0) {
-      long byMultiplier = roundHalfAwayFromZero(request * config.maxMultiplier());
-      if (byMultiplier < hi) {
-        hi = byMultiplier;
-        bound = TargetTrace.Bound.MAX_MULTIPLIER;
-      }
-    }
-    if (pod.userCapMilli() > 0 && pod.userCapMilli() < hi) {
-      hi = pod.userCapMilli();
-      bound = TargetTrace.Bound.USER_CAP;
-    }
-    hi = Math.max(hi, request); // the request is the hard floor, whatever a cap says
+    Cap cap = cap(pod, stats, config);
+    long hi = cap.hiMilli();
+    TargetTrace.Bound bound = cap.bound();
 
     if (slack <= 0 || managedRequests <= 0) {
       // Nothing to share: raw = request (docs/design/headroom-design.txt §5.4), still quantized within [request, hi] like
@@ -94,6 +83,27 @@ public final class SlackPolicy {
     long target = quantize(clamped, request, hi, config.quantumMilli());
     return new TargetTrace(request, true, proportional, floor, burst, raw, hi,
         raw > hi ? bound : TargetTrace.Bound.NONE, target);
+  }
+
+  /** The effective cap on one pod's target and which cap it is (docs/design/policy.md step 2). */
+  record Cap(long hiMilli, TargetTrace.Bound bound) {}
+
+  static Cap cap(PodInput pod, NodeStats stats, PolicyConfig config) {
+    long request = pod.requestMilli();
+    long hi = stats.allocatableMilli();
+    TargetTrace.Bound bound = TargetTrace.Bound.ALLOCATABLE;
+    if (config.maxMultiplier() > 0) {
+      long byMultiplier = roundHalfAwayFromZero(request * config.maxMultiplier());
+      if (byMultiplier < hi) {
+        hi = byMultiplier;
+        bound = TargetTrace.Bound.MAX_MULTIPLIER;
+      }
+    }
+    if (pod.userCapMilli() > 0 && pod.userCapMilli() < hi) {
+      hi = pod.userCapMilli();
+      bound = TargetTrace.Bound.USER_CAP;
+    }
+    return new Cap(Math.max(hi, request), bound); // the request is the hard floor, whatever a cap says
   }
 
   /**

@@ -5,6 +5,8 @@ import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import dev.kubeheadroom.schemas.ClusterConfig.Webhook;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.LabelSelector;
+import dev.kubeheadroom.schemas.NodePool;
+import dev.kubeheadroom.schemas.Tenancy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.math.BigDecimal;
@@ -100,22 +102,23 @@ public final class ConfigProjection {
             BigDecimal.ONE, BigDecimal.valueOf(100)));
 
     LabelSelector selector = spec.containsKey("namespaceSelector") && spec.get("namespaceSelector") != null
-        ? selector(map(spec.get("namespaceSelector"), "spec.namespaceSelector"))
+        ? selector(map(spec.get("namespaceSelector"), "spec.namespaceSelector"), "spec.namespaceSelector")
         : d.namespaceSelector();
     List<String> excluded = spec.containsKey("excludedNamespaces") && spec.get("excludedNamespaces") != null
         ? strings(spec.get("excludedNamespaces"), "spec.excludedNamespaces")
         : d.excludedNamespaces();
+    List<NodePool> pools = PoolsProjection.pools(spec.get("pools"), debounce, maxDelay);
+    Tenancy tenancy = PoolsProjection.tenancy(spec.get("tenancy"));
     try {
       return new ClusterConfig(generation, policy, dryRun, minBurstFloor, maxMultiplier, quantum,
-          grow, shrink, debounce, maxDelay, backoff, rateLimits, webhook, selector, excluded);
+          grow, shrink, debounce, maxDelay, backoff, rateLimits, webhook, selector, excluded, pools, tenancy);
     } catch (IllegalArgumentException e) {
       // Every rule the record enforces is checked above with a field name; this is a backstop.
       throw new ConfigException("spec", oneLine(e.getMessage()));
     }
   }
 
-  private static LabelSelector selector(Map<String, Object> raw) {
-    String path = "spec.namespaceSelector";
+  static LabelSelector selector(Map<String, Object> raw, String path) {
     Map<String, String> matchLabels = new LinkedHashMap<>();
     Object ml = raw.get("matchLabels");
     if (ml != null) {
@@ -161,7 +164,7 @@ public final class ConfigProjection {
 
   // --- typed field readers: each names the field in its error ---
 
-  private static String string(Map<String, Object> m, String path, String key, String dflt) {
+  static String string(Map<String, Object> m, String path, String key, String dflt) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
@@ -172,7 +175,7 @@ public final class ConfigProjection {
     return s;
   }
 
-  private static boolean bool(Map<String, Object> m, String path, String key, boolean dflt) {
+  static boolean bool(Map<String, Object> m, String path, String key, boolean dflt) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
@@ -183,7 +186,7 @@ public final class ConfigProjection {
     return b;
   }
 
-  private static long cpu(Map<String, Object> m, String path, String key, long dflt) {
+  static long cpu(Map<String, Object> m, String path, String key, long dflt) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
@@ -197,7 +200,7 @@ public final class ConfigProjection {
     }
   }
 
-  private static double decimal(Map<String, Object> m, String path, String key, double dflt,
+  static double decimal(Map<String, Object> m, String path, String key, double dflt,
       BigDecimal min, BigDecimal max) {
     Object v = m.get(key);
     if (v == null) {
@@ -229,7 +232,7 @@ public final class ConfigProjection {
     return new BigDecimal(text.endsWith(".") ? text + "0" : text).doubleValue();
   }
 
-  private static long integer(Map<String, Object> m, String path, String key, long dflt, long min, long max) {
+  static long integer(Map<String, Object> m, String path, String key, long dflt, long min, long max) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
@@ -250,7 +253,7 @@ public final class ConfigProjection {
     return value;
   }
 
-  private static int percent(Map<String, Object> m, String path, String key, int dflt) {
+  static int percent(Map<String, Object> m, String path, String key, int dflt) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
@@ -262,12 +265,16 @@ public final class ConfigProjection {
     return (int) integer(m, path, key, dflt, 0, 100);
   }
 
-  private static Duration duration(Map<String, Object> m, String key, Duration dflt) {
+  static Duration duration(Map<String, Object> m, String key, Duration dflt) {
+    return duration(m, "spec", key, dflt);
+  }
+
+  static Duration duration(Map<String, Object> m, String path, String key, Duration dflt) {
     Object v = m.get(key);
     if (v == null) {
       return dflt;
     }
-    String field = "spec." + key;
+    String field = path + "." + key;
     if (!(v instanceof String text)) {
       throw new ConfigException(field, "must be a duration string (like 2s, 500ms, 1m30s), got " + quote(v));
     }
@@ -283,20 +290,20 @@ public final class ConfigProjection {
     return d;
   }
 
-  private static Map<String, Object> object(Map<String, Object> m, String path, String key) {
+  static Map<String, Object> object(Map<String, Object> m, String path, String key) {
     Object v = m.get(key);
     return v == null ? Map.of() : map(v, path + "." + key);
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object v, String field) {
+  static Map<String, Object> map(Object v, String field) {
     if (!(v instanceof Map<?, ?>)) {
       throw new ConfigException(field, "must be an object, got " + quote(v));
     }
     return (Map<String, Object>) v;
   }
 
-  private static List<String> strings(Object v, String field) {
+  static List<String> strings(Object v, String field) {
     if (!(v instanceof List<?> list)) {
       throw new ConfigException(field, "must be a list of strings, got " + quote(v));
     }
@@ -329,7 +336,7 @@ public final class ConfigProjection {
     }
   }
 
-  private static String quote(Object v) {
+  static String quote(Object v) {
     if (v == null) {
       return "nothing";
     }

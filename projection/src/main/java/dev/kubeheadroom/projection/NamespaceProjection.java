@@ -3,7 +3,10 @@ package dev.kubeheadroom.projection;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
+import dev.kubeheadroom.schemas.HeadroomKeys;
 import java.util.Collection;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * fabric8 {@link Namespace} plus its {@link LimitRange}s → {@link NamespaceInfo}.
@@ -14,6 +17,8 @@ import java.util.Collection;
  * each of them, so the tightest wins); 0 when none sets one.
  */
 public final class NamespaceProjection {
+  private static final Pattern WEIGHT = Pattern.compile("\\d{1,3}(\\.\\d{1,6})?|\\.\\d{1,6}");
+
   private NamespaceProjection() {}
 
   /**
@@ -27,6 +32,21 @@ public final class NamespaceProjection {
     }
     String name = namespace.getMetadata().getName();
     return new NamespaceInfo(name, namespace.getMetadata().getLabels(),
-        LimitRangeCpu.caps(name, limitRanges));
+        LimitRangeCpu.caps(name, limitRanges))
+        .withSlackWeight(slackWeight(namespace.getMetadata().getAnnotations()));
+  }
+
+  /**
+   * The {@code kube-headroom.dev/slack-weight} annotation: a decimal from 0 (exclusive) to 100.
+   * Any other value is ignored (weight 1): an annotation the API server accepted is never an
+   * error, and a tenant cannot claim an absurd weight with one.
+   */
+  static double slackWeight(Map<String, String> annotations) {
+    String text = annotations == null ? null : annotations.get(HeadroomKeys.SLACK_WEIGHT_ANNOTATION);
+    if (text == null || !WEIGHT.matcher(text.trim()).matches()) {
+      return 0;
+    }
+    double weight = Double.parseDouble(text.trim());
+    return weight > 0 && weight <= 100 ? weight : 0;
   }
 }

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.replay;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -23,7 +24,16 @@ public record ClusterReport(List<PodLine> pods, List<NodeLine> nodes, Summary su
   /** {@code limitMilli} 0 when the container has no CPU limit. */
   public record ContainerLine(String name, long requestMilli, long limitMilli) {}
 
-  public record NodeLine(String name, long allocatableMilli, long slackMilli, double factor) {}
+  /**
+   * @param pool the node pool whose config applies to the node (HeadroomConfig spec.pools); null
+   *     when none does, and then not written, so output without pools is what it always was
+   */
+  public record NodeLine(String name, long allocatableMilli, long slackMilli, double factor,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String pool) {
+    public NodeLine(String name, long allocatableMilli, long slackMilli, double factor) {
+      this(name, allocatableMilli, slackMilli, factor, null);
+    }
+  }
 
   /**
    * @param events well-formed input events

@@ -7,6 +7,7 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodePool;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.topology.booking.NodeBooking;
@@ -42,9 +43,10 @@ public final class ClusterReports {
       Map<String, NodeDecider.PodView> views = NodeDecider.views(booking, config, namespaces, now);
       List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
       NodeStats stats = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs,
-          config.toPolicyConfig()).stats();
+          config.toPolicyConfig()).stats(); // the aggregates: the same in every pool and tenancy mode
+      String pool = config.poolFor(booking.snapshot().labels()).map(NodePool::name).orElse(null);
       nodes.add(new ClusterReport.NodeLine(booking.node(), stats.allocatableMilli(), stats.slackMilli(),
-          stats.factor()));
+          stats.factor(), pool));
       views.forEach((uid, v) -> managed.put(uid, v.whyNot() == null));
     }
     nodes.sort(Comparator.comparing(ClusterReport.NodeLine::name));

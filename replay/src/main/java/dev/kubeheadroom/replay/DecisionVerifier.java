@@ -1,9 +1,11 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.policy.Tenant;
 import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -25,8 +27,15 @@ public final class DecisionVerifier {
   public static List<String> verify(NodeDecision d) {
     List<String> problems = new ArrayList<>();
     // the record's wire types → the policy's, here where the policy runs again
-    NodeResult result = SlackPolicy.computeNode(d.stats().allocatableMilli(),
-        DecisionInput.toPolicy(d.inputs()), d.config().toPolicy());
+    List<Tenant> tenants = DecisionInput.toTenants(d.inputs());
+    if (HierarchicalPolicy.NAME.equals(d.policy()) != (tenants != null && !d.inputs().isEmpty())) {
+      problems.add("policy " + d.policy() + ": inputs " + (tenants == null ? "without" : "with") + " tenants");
+      return problems;
+    }
+    NodeResult result = tenants == null || d.inputs().isEmpty()
+        ? SlackPolicy.computeNode(d.stats().allocatableMilli(), DecisionInput.toPolicy(d.inputs()), d.config().toPolicy())
+        : HierarchicalPolicy.computeNode(d.stats().allocatableMilli(), DecisionInput.toPolicy(d.inputs()), tenants,
+            d.config().toPolicy());
     if (!result.stats().equals(d.stats().toPolicy())) {
       problems.add("node stats: recorded " + d.stats() + ", re-derived " + result.stats());
     }

@@ -1,15 +1,19 @@
 package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.TargetTrace;
+import dev.kubeheadroom.policy.Tenant;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodePool;
+import dev.kubeheadroom.schemas.Tenancy;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.topology.booking.NodeBooking;
@@ -45,7 +49,18 @@ public record Explanation(
     Decision decision,
     PolicyConfig config,
     Optional<NodeDecision> lastDecision,
-    Optional<ResizeOutcome> lastOutcome) {
+    Optional<ResizeOutcome> lastOutcome,
+    String pool,
+    TenantShare tenant) {
+
+  /**
+   * Under hierarchical tenancy, the pod's tenant and its part of the node's slack.
+   *
+   * @param slackMilli the tenant's part of the slack, S_t = S · weight / Σ weights
+   * @param requestsMilli M_t, the tenant's managed requests on the node
+   * @param pods N_t, its managed pods on the node
+   */
+  public record TenantShare(String name, double weightMultiplier, double slackMilli, long requestsMilli, int pods) {}
 
   /** A target sent but not yet confirmed by the pod. */
   public record Pending(long targetMilli, Instant sentAt, boolean dryRun) {}
@@ -59,8 +74,14 @@ public record Explanation(
       Optional<ResizeOutcome> lastOutcome) {
     Map<String, NodeDecider.PodView> views = NodeDecider.views(booking, config, namespaces, now);
     List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
-    PolicyConfig policy = config.toPolicyConfig();
-    NodeResult result = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policy);
+    // The node's pool and the tenancy mode, exactly as the topology's NodeDecider applies them.
+    NodePool nodePool = config.poolFor(booking.snapshot().labels()).orElse(null);
+    PolicyConfig policy = config.forPool(nodePool).toPolicyConfig();
+    long allocatable = booking.snapshot().allocatableMilli();
+    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? NodeDecider.tenants(views, namespaces) : null;
+    NodeResult result = tenants == null
+        ? SlackPolicy.computeNode(allocatable, inputs, policy)
+        : HierarchicalPolicy.computeNode(allocatable, inputs, tenants, policy);
     List<Booker> bookers = new ArrayList<>();
     for (NodeDecider.PodView v : views.values()) {
       PodSnapshot p = v.entry().pod();
@@ -69,14 +90,35 @@ public record Explanation(
     bookers.sort(Comparator.comparingLong(Booker::requestMilli).reversed()
         .thenComparing(Booker::namespace).thenComparing(Booker::name));
     NodeDecider.PodView view = views.get(podUid);
-    TargetTrace trace = view.whyNot() == null ? SlackPolicy.trace(view.input(), result.stats(), policy) : null;
+    TargetTrace trace = view.whyNot() != null ? null
+        : tenants == null ? SlackPolicy.trace(view.input(), result.stats(), policy)
+        : HierarchicalPolicy.traces(allocatable, inputs, tenants, policy).get(podUid);
+    TenantShare share = view.whyNot() != null || tenants == null ? null
+        : tenantShare(view, inputs, tenants, allocatable);
     Decision decision = result.decisions().stream().filter(d -> d.key().equals(podUid)).findFirst().orElse(null);
     var s = result.stats();
     var p = view.entry().pending();
     Pending inFlight = p == null ? null : new Pending(p.targetMilli(), p.at(), p.dryRun());
     return new Explanation(now, booking.node(), s.allocatableMilli(), bookers, s.slackMilli(),
         s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), inFlight, wireName(view.whyNot()),
-        trace, decision, policy, lastDecision, lastOutcome);
+        trace, decision, policy, lastDecision, lastOutcome, nodePool == null ? null : nodePool.name(), share);
+  }
+
+  private static TenantShare tenantShare(NodeDecider.PodView view, List<PodInput> inputs, List<Tenant> tenants,
+      long allocatable) {
+    String name = view.entry().pod().namespace();
+    long requests = 0;
+    int pods = 0;
+    double weight = 1;
+    for (int i = 0; i < inputs.size(); i++) {
+      if (inputs.get(i).managed() && tenants.get(i).name().equals(name)) {
+        requests += inputs.get(i).requestMilli();
+        pods++;
+        weight = tenants.get(i).weightMultiplier();
+      }
+    }
+    double slack = HierarchicalPolicy.tenantSlackMilli(allocatable, inputs, tenants).getOrDefault(name, 0.0);
+    return new TenantShare(name, weight, slack, requests, pods);
   }
 
   private static String wireName(Ineligibility why) {
@@ -101,6 +143,10 @@ public record Explanation(
     out.printf(Locale.ROOT, "  slack S = allocatable − Σ requests = %s%n", cpu(slackMilli));
     out.printf(Locale.ROOT, "  managed requests M = %s over N = %d pods; factor F = 1 + S/M = %.2f%n",
         cpu(managedRequestsMilli), managedPods, factor);
+    if (pool != null) {
+      out.printf(Locale.ROOT, "  node pool %s: its knobs apply (maxMultiplier %s, minBurstFloor %s)%n", pool,
+          config.maxMultiplier() > 0 ? config.maxMultiplier() : "unlimited", cpu(config.minBurstFloorMilli()));
+    }
     out.println();
     if (notManagedBecause != null) {
       out.printf(Locale.ROOT, "This pod is not managed (%s): Headroom leaves its limit alone.%n", notManagedBecause);
@@ -111,12 +157,20 @@ public record Explanation(
     if (!trace.shared()) {
       out.printf(Locale.ROOT, "Nothing to share (S = 0): raw = request = %s, cap = %s%n", cpu(r),
           cpu(trace.capMilli()));
+    } else if (tenant != null) {
+      out.printf(Locale.ROOT, "  tenant %s (weight ×%s): S_t = %.1fm of the slack, M_t = %s over N_t = %d pods%n",
+          tenant.name(), tenant.weightMultiplier(), tenant.slackMilli(), cpu(tenant.requestsMilli()), tenant.pods());
+      out.printf(Locale.ROOT, "  proportional share  S_t·r/M_t = %.1fm%n", trace.proportionalMilli());
+      out.printf(Locale.ROOT, "  floor min(%s, S_t/N_t) = %.1fm%n", cpu(config.minBurstFloorMilli()), trace.floorMilli());
     } else {
       out.printf(Locale.ROOT, "  proportional share  S·r/M = %s·%s/%s = %.1fm%n", cpu(slackMilli), cpu(r),
           cpu(managedRequestsMilli), trace.proportionalMilli());
       out.printf(Locale.ROOT, "  floor min(%s, S/N) = %.1fm%n", cpu(config.minBurstFloorMilli()), trace.floorMilli());
-      out.printf(Locale.ROOT, "  burst = max of the two (%s) = %s; request + burst = %s%n",
-          trace.floorWon() ? "the floor" : "the proportional share", cpu(trace.burstMilli()), cpu(trace.rawMilli()));
+    }
+    if (trace.shared()) {
+      out.printf(Locale.ROOT, "  burst = max of the two (%s)%s = %s; request + burst = %s%n",
+          trace.floorWon() ? "the floor" : "the proportional share",
+          tenant == null ? "" : ", scaled to fit S_t, rounded down", cpu(trace.burstMilli()), cpu(trace.rawMilli()));
       out.printf(Locale.ROOT, "  cap = %s%s%n", cpu(trace.capMilli()), switch (trace.boundBy()) {
         case NONE -> " (not reached)";
         case ALLOCATABLE -> " (node allocatable: bound)";

@@ -14,10 +14,13 @@ public final class ReportWriter {
   }
 
   public static void table(ClusterReport report, PrintWriter out) {
-    out.printf(Locale.ROOT, "%-24s %10s %10s %8s%n", "NODE", "ALLOCATABLE", "SLACK", "FACTOR");
+    // A POOL column only when some node is in a pool: output without pools is unchanged.
+    boolean pools = report.nodes().stream().anyMatch(n -> n.pool() != null);
+    out.printf(Locale.ROOT, "%-24s %10s %10s %8s%s%n", "NODE", "ALLOCATABLE", "SLACK", "FACTOR",
+        pools ? "  POOL" : "");
     for (ClusterReport.NodeLine n : report.nodes()) {
-      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%n", n.name(), cpu(n.allocatableMilli()),
-          cpu(n.slackMilli()), n.factor());
+      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%s%n", n.name(), cpu(n.allocatableMilli()),
+          cpu(n.slackMilli()), n.factor(), pools ? "  " + (n.pool() == null ? "-" : n.pool()) : "");
     }
     out.println();
     out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n",

@@ -2,10 +2,12 @@ package dev.kubeheadroom.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.policy.Tenant;
 import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.DecisionConfig;
 import dev.kubeheadroom.schemas.DecisionInput;
@@ -30,6 +32,34 @@ class DecisionVerifierTest {
                 List.of(new ContainerChange("app", 500, targetOfA))),
             new PodChange("c", "ns", "pod-c", "grow", 6000, 12000,
                 List.of(new ContainerChange("app", 6000, 12000)))));
+  }
+
+  /** A hierarchical decision: a in tenant "x", b and c in tenant "y". */
+  private static NodeDecision hierarchical(long targetOfA) {
+    List<Tenant> tenants = List.of(Tenant.of("x"), Tenant.of("y"), Tenant.of("y"));
+    NodeResult r = HierarchicalPolicy.computeNode(16000, INPUTS, tenants, PolicyConfig.DEFAULTS);
+    List<DecisionInput> inputs = List.of(DecisionInput.of(INPUTS.get(0), tenants.get(0)),
+        DecisionInput.of(INPUTS.get(1), tenants.get(1)), DecisionInput.of(INPUTS.get(2), tenants.get(2)));
+    return new NodeDecision("n1", Instant.parse("2026-03-01T12:00:00Z"), 1, HierarchicalPolicy.NAME, false,
+        DecisionConfig.of(PolicyConfig.DEFAULTS), DecisionStats.of(r.stats()), inputs, List.of(
+            new PodChange("a", "ns", "pod-a", "grow", 500, targetOfA, List.of(new ContainerChange("app", 500, targetOfA)))))
+        .inPool("batch");
+  }
+
+  @Test
+  void aHierarchicalDecisionReDerivesWithItsTenants() {
+    // 8 cores of slack: tenant x books 500m of 8000m managed, so S_x = 500m and a gets 1000m
+    assertThat(DecisionVerifier.verify(hierarchical(1000))).isEmpty();
+    assertThat(DecisionVerifier.verify(hierarchical(1500))).singleElement().asString()
+        .contains("recorded target 1500m").contains("re-derived 1000m");
+  }
+
+  @Test
+  void aDecisionWhosePolicyAndTenantsDisagreeIsReported() {
+    NodeDecision d = hierarchical(1000);
+    NodeDecision flatNamed = new NodeDecision(d.node(), d.at(), 1, SlackPolicy.NAME, false, d.config(), d.stats(),
+        d.inputs(), d.changes());
+    assertThat(DecisionVerifier.verify(flatNamed)).singleElement().asString().contains("inputs with tenants");
   }
 
   @Test

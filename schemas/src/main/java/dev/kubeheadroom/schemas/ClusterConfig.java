@@ -1,15 +1,28 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import dev.kubeheadroom.policy.PolicyConfig;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The HeadroomConfig singleton's spec, validated (docs/design/config.md). With no object, {@link #DEFAULTS}
  * (dry-run) is in force. Key of the compacted {@code config} topic: {@code cluster}.
  *
+ * <p>{@code pools} and {@code tenancy} were added to schema version 1 (additive): they are not
+ * written when empty / {@code None}, so a config without them keeps its bytes, and a record
+ * written before them reads as having none.
+ *
  * @param generation metadata.generation of the object it came from; 0 = built-in defaults
+ * @param pools per-node-pool overrides, first match wins ({@link #poolFor})
+ * @param tenancy how a node's slack is split across tenants
  */
 public record ClusterConfig(
     long generation,
@@ -26,7 +39,9 @@ public record ClusterConfig(
     RateLimits rateLimits,
     Webhook webhook,
     LabelSelector namespaceSelector,
-    List<String> excludedNamespaces)
+    List<String> excludedNamespaces,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonSetter(nulls = Nulls.AS_EMPTY) List<NodePool> pools,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Tenancy.OmitNone.class) Tenancy tenancy)
     implements Versioned {
 
   public static final String POLICY_PROPORTIONAL = "Proportional";
@@ -48,7 +63,9 @@ public record ClusterConfig(
           RateLimits.DEFAULTS,
           Webhook.DEFAULTS,
           LabelSelector.NONE,
-          List.of("kube-system"));
+          List.of("kube-system"),
+          List.of(),
+          Tenancy.NONE);
 
   public ClusterConfig {
     Require.nonNegative(generation, "generation");
@@ -74,6 +91,71 @@ public record ClusterConfig(
     }
     namespaceSelector = namespaceSelector == null ? LabelSelector.NONE : namespaceSelector;
     excludedNamespaces = Require.list(excludedNamespaces);
+    pools = Require.list(pools);
+    tenancy = tenancy == null ? Tenancy.NONE : tenancy;
+    Set<String> names = new HashSet<>();
+    for (NodePool pool : pools) {
+      if (!names.add(pool.name())) {
+        throw new IllegalArgumentException("pools: the name " + pool.name() + " is used twice");
+      }
+      Duration debounce = pool.debouncePeriod() == null ? debouncePeriod : pool.debouncePeriod();
+      Duration maxDelay = pool.maxDebounceDelay() == null ? maxDebounceDelay : pool.maxDebounceDelay();
+      if (maxDelay.compareTo(debounce) < 0) {
+        throw new IllegalArgumentException(
+            "pools[" + pool.name() + "]: maxDebounceDelay must be >= debouncePeriod");
+      }
+    }
+  }
+
+  /** A config without pools or tenancy (every config before §11.1 and §11.4). */
+  public ClusterConfig(long generation, String policy, boolean dryRun, long minBurstFloorMilli,
+      double maxMultiplier, long quantumMilli, int deadbandGrowPercent, int deadbandShrinkPercent,
+      Duration debouncePeriod, Duration maxDebounceDelay, Duration backoffPeriod,
+      RateLimits rateLimits, Webhook webhook, LabelSelector namespaceSelector,
+      List<String> excludedNamespaces) {
+    this(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier, quantumMilli,
+        deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay, backoffPeriod,
+        rateLimits, webhook, namespaceSelector, excludedNamespaces, List.of(), Tenancy.NONE);
+  }
+
+  /** The first pool whose selector matches the node's labels; empty: the cluster defaults apply. */
+  public Optional<NodePool> poolFor(Map<String, String> nodeLabels) {
+    for (NodePool pool : pools) {
+      if (pool.matches(nodeLabels)) {
+        return Optional.of(pool);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The config in force on a node of {@code pool}: its overrides over this config's knobs (this
+   * config itself when the pool is null, so a cluster without pools decides exactly as before).
+   */
+  public ClusterConfig forPool(NodePool pool) {
+    if (pool == null) {
+      return this;
+    }
+    return new ClusterConfig(generation, policy, dryRun,
+        pool.minBurstFloorMilli() == null ? minBurstFloorMilli : pool.minBurstFloorMilli(),
+        pool.maxMultiplier() == null ? maxMultiplier : pool.maxMultiplier(), quantumMilli,
+        pool.deadbandGrowPercent() == null ? deadbandGrowPercent : pool.deadbandGrowPercent(),
+        pool.deadbandShrinkPercent() == null ? deadbandShrinkPercent : pool.deadbandShrinkPercent(),
+        pool.debouncePeriod() == null ? debouncePeriod : pool.debouncePeriod(),
+        pool.maxDebounceDelay() == null ? maxDebounceDelay : pool.maxDebounceDelay(),
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy);
+  }
+
+  public ClusterConfig withPools(List<NodePool> value) {
+    return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
+        quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, value, tenancy);
+  }
+
+  public ClusterConfig withTenancy(Tenancy value) {
+    return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
+        quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, value);
   }
 
   /** The pure policy's view of this config. */
@@ -105,7 +187,7 @@ public record ClusterConfig(
   public ClusterConfig withDryRun(boolean value) {
     return new ClusterConfig(generation, policy, value, minBurstFloorMilli, maxMultiplier,
         quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
-        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces);
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy);
   }
 
   /** The same config with every time knob divided by {@code k} (demo {@code --speed}). */
@@ -116,7 +198,14 @@ public record ClusterConfig(
     return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
         quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, divide(debouncePeriod, k),
         divide(maxDebounceDelay, k), divide(backoffPeriod, k), rateLimits.speedUp(k), webhook,
-        namespaceSelector, excludedNamespaces);
+        namespaceSelector, excludedNamespaces,
+        pools.stream().map(p -> p.withDebounce(divideOrNull(p.debouncePeriod(), k),
+            divideOrNull(p.maxDebounceDelay(), k))).toList(),
+        tenancy);
+  }
+
+  private static Duration divideOrNull(Duration d, double k) {
+    return d == null ? null : divide(d, k);
   }
 
   private static Duration divide(Duration d, double k) {

@@ -1,6 +1,8 @@
 package dev.kubeheadroom.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.Tenant;
 import java.util.List;
 
 /**
@@ -12,9 +14,17 @@ import java.util.List;
  * @param currentLimitMilli its aggregate CPU limit; 0 = unset
  * @param managed eligible and opted in
  * @param userCapMilli its own cap (max-cpu, LimitRange max); 0 = none
+ * @param tenant under hierarchical tenancy, the pod's tenant (its namespace); null otherwise and
+ *     then not written
+ * @param tenantWeight under hierarchical tenancy, the tenant's weight multiplier; 0 otherwise and
+ *     then not written
  */
 public record DecisionInput(
-    String key, long requestMilli, long currentLimitMilli, boolean managed, long userCapMilli) {
+    String key, long requestMilli, long currentLimitMilli, boolean managed, long userCapMilli,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    @com.fasterxml.jackson.annotation.JsonSetter(nulls = com.fasterxml.jackson.annotation.Nulls.AS_EMPTY)
+    double tenantWeight) {
 
   /** As strict as the policy's input, so a record it would refuse is refused when read. */
   public DecisionInput {
@@ -22,6 +32,38 @@ public record DecisionInput(
     Require.nonNegative(requestMilli, "requestMilli");
     Require.nonNegative(currentLimitMilli, "currentLimitMilli");
     Require.nonNegative(userCapMilli, "userCapMilli");
+    if (tenant != null && !(tenantWeight > 0 && Double.isFinite(tenantWeight))) {
+      throw new IllegalArgumentException("tenantWeight must be positive with a tenant, got " + tenantWeight);
+    }
+  }
+
+  /** An input without a tenant (flat policy). */
+  public DecisionInput(String key, long requestMilli, long currentLimitMilli, boolean managed,
+      long userCapMilli) {
+    this(key, requestMilli, currentLimitMilli, managed, userCapMilli, null, 0);
+  }
+
+  /** An input of a pod of {@code tenant}. */
+  public static DecisionInput of(PodInput pod, Tenant tenant) {
+    return new DecisionInput(pod.key(), pod.requestMilli(), pod.currentLimitMilli(), pod.managed(),
+        pod.userCapMilli(), tenant.name(), tenant.weightMultiplier());
+  }
+
+  /** Its tenant, for the hierarchical policy (null when the decision was flat). */
+  public Tenant toTenant() {
+    return tenant == null ? null : new Tenant(tenant, tenantWeight);
+  }
+
+  /** Every input's tenant, or null when any has none (a flat decision). */
+  public static java.util.List<Tenant> toTenants(List<DecisionInput> inputs) {
+    List<Tenant> tenants = new java.util.ArrayList<>(inputs.size());
+    for (DecisionInput in : inputs) {
+      if (in.tenant == null) {
+        return null;
+      }
+      tenants.add(in.toTenant());
+    }
+    return tenants;
   }
 
   public static DecisionInput of(PodInput pod) {

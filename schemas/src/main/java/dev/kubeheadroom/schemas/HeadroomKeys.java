@@ -18,6 +18,11 @@ public final class HeadroomKeys {
   public static final String MAX_CPU_ANNOTATION = GROUP + "/max-cpu";
   /** Pod annotation Headroom writes: JSON explaining the last computation. */
   public static final String STATUS_ANNOTATION = GROUP + "/status";
+  /**
+   * Namespace annotation weighting its tenants' claim on a node's slack under hierarchical
+   * tenancy: a positive decimal that multiplies the namespace's request share (default 1).
+   */
+  public static final String SLACK_WEIGHT_ANNOTATION = GROUP + "/slack-weight";
   /** The server-side-apply field manager for every write Headroom makes. */
   public static final String FIELD_MANAGER = "headroom";
   /** The HeadroomConfig singleton's name, and the key of the config topic. */

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.schemas;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.kubeheadroom.policy.LimitRangeCaps;
@@ -21,6 +22,9 @@ import java.util.Map;
  *     pod's summed container limits); 0 = none
  * @param limitRangeCpuRatioMilli the smallest CPU {@code maxLimitRequestRatio} of either type, in
  *     thousandths (2 is 2000); 0 = none
+ * @param slackWeight its {@code kube-headroom.dev/slack-weight} annotation under hierarchical
+ *     tenancy; 0 = none (weight 1). Added later to schema version 1 and not written when 0, so a
+ *     namespace without the annotation keeps its bytes.
  */
 public record NamespaceInfo(
     String name,
@@ -28,7 +32,8 @@ public record NamespaceInfo(
     long limitRangeMaxCpuMilli,
     // Absent in records written before these fields (and null): 0, i.e. no such cap.
     @JsonSetter(nulls = Nulls.AS_EMPTY) long limitRangePodMaxCpuMilli,
-    @JsonSetter(nulls = Nulls.AS_EMPTY) long limitRangeCpuRatioMilli)
+    @JsonSetter(nulls = Nulls.AS_EMPTY) long limitRangeCpuRatioMilli,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) double slackWeight)
     implements Versioned {
   public NamespaceInfo {
     Require.text(name, "name");
@@ -36,6 +41,27 @@ public record NamespaceInfo(
     Require.nonNegative(limitRangeMaxCpuMilli, "limitRangeMaxCpuMilli");
     Require.nonNegative(limitRangePodMaxCpuMilli, "limitRangePodMaxCpuMilli");
     Require.nonNegative(limitRangeCpuRatioMilli, "limitRangeCpuRatioMilli");
+    if (!Double.isFinite(slackWeight) || slackWeight < 0) {
+      throw new IllegalArgumentException("slackWeight must be a finite number >= 0, got " + slackWeight);
+    }
+  }
+
+  /** A namespace without a slack weight. */
+  public NamespaceInfo(String name, Map<String, String> labels, long limitRangeMaxCpuMilli,
+      long limitRangePodMaxCpuMilli, long limitRangeCpuRatioMilli) {
+    this(name, labels, limitRangeMaxCpuMilli, limitRangePodMaxCpuMilli, limitRangeCpuRatioMilli, 0);
+  }
+
+  /** This namespace with its slack weight annotation (0 = none). */
+  public NamespaceInfo withSlackWeight(double value) {
+    return new NamespaceInfo(name, labels, limitRangeMaxCpuMilli, limitRangePodMaxCpuMilli,
+        limitRangeCpuRatioMilli, value);
+  }
+
+  /** The multiplier of its tenants' request share: the annotation, else 1. */
+  @JsonIgnore
+  public double slackWeightOrDefault() {
+    return slackWeight > 0 ? slackWeight : 1.0;
   }
 
   /** A namespace whose LimitRanges set at most a container max. */

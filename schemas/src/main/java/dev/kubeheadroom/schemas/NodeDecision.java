@@ -29,6 +29,8 @@ import java.util.List;
  * @param inputs every pod on the node as the policy saw it (key = pod uid)
  * @param changes the pods whose limits change
  * @param part which part of a split decision this is; null for a whole decision
+ * @param pool the node pool whose config applied (HeadroomConfig {@code spec.pools}); null when
+ *     the cluster defaults did, and then not written, so such a decision keeps its bytes
  */
 public record NodeDecision(
     String node,
@@ -40,7 +42,8 @@ public record NodeDecision(
     DecisionStats stats,
     List<DecisionInput> inputs,
     List<PodChange> changes,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Part part)
+    @JsonInclude(JsonInclude.Include.NON_NULL) Part part,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String pool)
     implements Versioned {
 
   /** Part {@code index} (1-based) of {@code count}. */
@@ -65,13 +68,26 @@ public record NodeDecision(
   /** A whole decision. */
   public NodeDecision(String node, Instant at, long configGeneration, String policy, boolean dryRun,
       DecisionConfig config, DecisionStats stats, List<DecisionInput> inputs, List<PodChange> changes) {
-    this(node, at, configGeneration, policy, dryRun, config, stats, inputs, changes, null);
+    this(node, at, configGeneration, policy, dryRun, config, stats, inputs, changes, null, null);
+  }
+
+  /** A part of a decision under the cluster defaults (no pool). */
+  public NodeDecision(String node, Instant at, long configGeneration, String policy, boolean dryRun,
+      DecisionConfig config, DecisionStats stats, List<DecisionInput> inputs, List<PodChange> changes,
+      Part part) {
+    this(node, at, configGeneration, policy, dryRun, config, stats, inputs, changes, part, null);
+  }
+
+  /** This decision, naming the pool whose config applied (null: the cluster defaults). */
+  public NodeDecision inPool(String value) {
+    return new NodeDecision(node, at, configGeneration, policy, dryRun, config, stats, inputs,
+        changes, part, value);
   }
 
   /** This decision with these inputs and changes, as part {@code part} (null: whole). */
   public NodeDecision slice(List<DecisionInput> someInputs, List<PodChange> someChanges, Part part) {
     return new NodeDecision(node, at, configGeneration, policy, dryRun, config, stats,
-        someInputs, someChanges, part);
+        someInputs, someChanges, part, pool);
   }
 
   /** Whether this is the last (or only) record of its decision. */

@@ -42,11 +42,34 @@ class GoldenFormatTest {
   }
 
   static NamespaceInfo namespace() {
+    return namespaceWithoutWeight().withSlackWeight(2.5);
+  }
+
+  static NamespaceInfo namespaceWithoutWeight() {
     return new NamespaceInfo("team-a", Map.of("kube-headroom.dev/mode", "managed", "team", "a"), 4000, 8000, 1500);
   }
 
   static ClusterConfig config() {
+    LabelSelector batch = new LabelSelector(Map.of("pool", "batch"), List.of());
+    LabelSelector latency = new LabelSelector(Map.of(),
+        List.of(new LabelSelector.Requirement("tier", "In", List.of("latency", "edge"))));
+    return configWithoutPools().withTenancy(Tenancy.NAMESPACES).withPools(List.of(
+        NodePool.named("batch", batch).withMaxMultiplier(0.0).withMinBurstFloorMilli(0L),
+        NodePool.named("latency", latency).withMaxMultiplier(2.0).withDeadbands(20, 2)
+            .withDebounce(java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(5))));
+  }
+
+  static ClusterConfig configWithoutPools() {
     return ClusterConfig.DEFAULTS.withDryRun(false);
+  }
+
+  /** The sample decision as a pool's, under hierarchical tenancy. */
+  static NodeDecision pooledDecision() {
+    NodeDecision d = Samples.decision();
+    List<DecisionInput> inputs = d.inputs().stream()
+        .map(i -> DecisionInput.of(i.toPolicy(), new dev.kubeheadroom.policy.Tenant("team-a", 2.5))).toList();
+    return new NodeDecision(d.node(), d.at(), d.configGeneration(), "hierarchical-v1", d.dryRun(),
+        d.config(), d.stats(), inputs, d.changes()).inPool("batch");
   }
 
   static DeadLetter deadLetter() {
@@ -82,14 +105,27 @@ class GoldenFormatTest {
 
   @Test
   void theOtherTopicsRecordsWriteExactlyTheirGoldenBytes() {
-    assertThat(JsonCodec.encodeToString(Samples.decision())).isEqualTo(golden("decision", "v1.json"));
+    assertThat(JsonCodec.encodeToString(pooledDecision())).isEqualTo(golden("decision", "v1.json"));
     assertThat(JsonCodec.encodeToString(namespace())).isEqualTo(golden("namespace", "v1.json"));
     assertThat(JsonCodec.encodeToString(config())).isEqualTo(golden("config", "v1.json"));
     assertThat(JsonCodec.encodeToString(deadLetter())).isEqualTo(golden("dead-letter", "v1.json"));
-    assertThat(read("decision", "v1.json", NodeDecision.class)).isEqualTo(Samples.decision());
+    assertThat(read("decision", "v1.json", NodeDecision.class)).isEqualTo(pooledDecision());
     assertThat(read("namespace", "v1.json", NamespaceInfo.class)).isEqualTo(namespace());
     assertThat(read("config", "v1.json", ClusterConfig.class)).isEqualTo(config());
     assertThat(read("dead-letter", "v1.json", DeadLetter.class)).isEqualTo(deadLetter());
+  }
+
+  @Test
+  void recordsWithoutPoolsTenancyOrWeightsKeepTheirBytesExactly() {
+    // Default behaviour is byte-identical: a config without pools and tenancy, a decision under
+    // the cluster defaults and a namespace without a weight write what they wrote before §11.
+    assertThat(JsonCodec.encodeToString(configWithoutPools())).isEqualTo(golden("config", "v1-before-pools.json"));
+    assertThat(JsonCodec.encodeToString(Samples.decision())).isEqualTo(golden("decision", "v1-before-pools.json"));
+    assertThat(JsonCodec.encodeToString(namespaceWithoutWeight()))
+        .isEqualTo(golden("namespace", "v1-before-slack-weight.json"));
+    assertThat(read("config", "v1-before-pools.json", ClusterConfig.class)).isEqualTo(configWithoutPools());
+    assertThat(read("decision", "v1-before-pools.json", NodeDecision.class)).isEqualTo(Samples.decision());
+    assertThat(read("namespace", "v1-before-slack-weight.json", NamespaceInfo.class)).isEqualTo(namespaceWithoutWeight());
   }
 
   @Test
@@ -98,7 +134,7 @@ class GoldenFormatTest {
     assertThat(read("pod", "v1-before-pod-level-resources.json", NodeEvent.class)).isEqualTo(Samples.pod());
     // written before the pod max and the ratio: no such caps
     assertThat(read("namespace", "v1-container-max-only.json", NamespaceInfo.class))
-        .isEqualTo(new NamespaceInfo("team-a", namespace().labels(), 4000, 0, 0));
+        .isEqualTo(new NamespaceInfo("team-a", namespaceWithoutWeight().labels(), 4000, 0, 0));
     // written before dead letters said what kind of failure and which processor: unreadable input
     assertThat(read("dead-letter", "v1-before-kind.json", DeadLetter.class)).isEqualTo(deadLetter());
   }

@@ -5,6 +5,7 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodePool;
 import dev.kubeheadroom.schemas.NodeRemoved;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.ResizeOutcome;
@@ -94,8 +95,24 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
       debouncer.forget(node);
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
+      poolTiming(node, step.booking());
       debouncer.touch(node, changedAt(record.timestamp()));
     }
+  }
+
+  /**
+   * Tells the debouncer the node pool's own debounce, if its pool sets one (docs/design/
+   * headroom-design.txt §11.4). Without pools this is one list check per event.
+   */
+  private void poolTiming(String node, NodeBooking booking) {
+    ClusterConfig config = config(globals.get());
+    if (config.pools().isEmpty() || booking.snapshot() == null) {
+      debouncer.timing(node, null);
+      return;
+    }
+    NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
+    debouncer.timing(node, pool == null || (pool.debouncePeriod() == null && pool.maxDebounceDelay() == null)
+        ? null : new Debouncer.Timing(config.forPool(pool).debouncePeriod(), config.forPool(pool).maxDebounceDelay()));
   }
 
   /**

@@ -26,12 +26,29 @@ final class Debouncer {
 
   private record Candidate(Instant at, String node) {}
 
+  /** A node pool's own debounce knobs (HeadroomConfig spec.pools). */
+  record Timing(Duration debounce, Duration maxDelay) {}
+
   private final Map<String, Dirty> dirty = new HashMap<>();
   private final Map<String, Instant> wakes = new HashMap<>();
   private final PriorityQueue<Candidate> queue =
       new PriorityQueue<>(Comparator.comparing(Candidate::at).thenComparing(Candidate::node));
+  private final Map<String, Timing> poolTimings = new HashMap<>();
   private Duration debounce = Duration.ZERO;
   private Duration maxDelay = Duration.ZERO;
+
+  /**
+   * The node's own debounce knobs from its pool, or null for the cluster's. Takes effect from
+   * the node's next change (a node already waiting keeps the due time it was queued with until
+   * it is met, then is re-queued at the new one).
+   */
+  void timing(String node, Timing timing) {
+    if (timing == null) {
+      poolTimings.remove(node);
+    } else {
+      poolTimings.put(node, timing);
+    }
+  }
 
   void touch(String node, Instant at) {
     Dirty old = dirty.get(node);
@@ -65,6 +82,7 @@ final class Debouncer {
   void forget(String node) {
     dirty.remove(node);
     wakes.remove(node); // its queued candidates are skipped when met
+    poolTimings.remove(node);
   }
 
   boolean isEmpty() {
@@ -106,10 +124,12 @@ final class Debouncer {
     wakes.forEach((node, at) -> queue.add(new Candidate(at, node)));
   }
 
-  /** min(last + debounce + jitter, first + maxDelay). */
+  /** min(last + debounce + jitter, first + maxDelay), with the node pool's knobs where it has its own. */
   private Instant dueAt(String node, Instant first, Instant last) {
-    Instant quiet = last.plus(debounce).plus(jitter(node, debounce));
-    Instant cap = first.plus(maxDelay);
+    Timing own = poolTimings.isEmpty() ? null : poolTimings.get(node);
+    Duration period = own == null ? debounce : own.debounce();
+    Instant quiet = last.plus(period).plus(jitter(node, period));
+    Instant cap = first.plus(own == null ? maxDelay : own.maxDelay());
     return quiet.isBefore(cap) ? quiet : cap;
   }
 

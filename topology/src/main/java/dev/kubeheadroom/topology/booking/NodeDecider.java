@@ -3,6 +3,7 @@ package dev.kubeheadroom.topology.booking;
 import dev.kubeheadroom.policy.ContainerInput;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
@@ -11,6 +12,7 @@ import dev.kubeheadroom.policy.PodPlanner;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
+import dev.kubeheadroom.policy.Tenant;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerKind;
@@ -21,8 +23,10 @@ import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodePool;
 import dev.kubeheadroom.schemas.PodChange;
 import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.Tenancy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,10 +59,16 @@ public final class NodeDecider {
     if (booking.snapshot() == null) {
       return Step.unchanged(booking); // allocatable unknown until the node's snapshot arrives
     }
-    PolicyConfig policyConfig = config.toPolicyConfig();
+    // The node's pool is read from its labels at every decision, so a relabelled node moves pools
+    // at its next decision (docs/design/headroom-design.txt §11.4).
+    NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
+    PolicyConfig policyConfig = config.forPool(pool).toPolicyConfig();
     Map<String, PodView> views = views(booking, config, namespaces, now);
     List<PodInput> inputs = views.values().stream().map(PodView::input).toList();
-    NodeResult result = SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig);
+    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? tenants(views, namespaces) : null;
+    NodeResult result = tenants == null
+        ? SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig)
+        : HierarchicalPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, tenants, policyConfig);
 
     TreeMap<String, PodEntry> pods = new TreeMap<>(booking.pods());
     Set<String> touched = new HashSet<>();
@@ -94,9 +104,39 @@ public final class NodeDecider {
       return new Step(next, touched, false, false, Optional.empty());
     }
     NodeDecision decision = new NodeDecision(booking.node(), now, config.generation(),
-        SlackPolicy.NAME, config.dryRun(), DecisionConfig.of(policyConfig), DecisionStats.of(result.stats()),
-        DecisionInput.of(inputs), changes); // policy types → the topic's records, here at the boundary
+        tenants == null ? SlackPolicy.NAME : HierarchicalPolicy.NAME, config.dryRun(),
+        DecisionConfig.of(policyConfig), DecisionStats.of(result.stats()),
+        decisionInputs(inputs, tenants), changes) // policy types → the topic's records, here at the boundary
+        .inPool(pool == null ? null : pool.name());
     return new Step(next, touched, false, false, Optional.of(decision));
+  }
+
+  /**
+   * Each pod's tenant under hierarchical tenancy: its namespace, weighted by the namespace's
+   * slack-weight annotation (1 when it has none, or when the namespace is not known yet).
+   */
+  public static List<Tenant> tenants(Map<String, PodView> views, Function<String, NamespaceInfo> namespaces) {
+    Map<String, Tenant> byNamespace = new HashMap<>();
+    List<Tenant> tenants = new ArrayList<>(views.size());
+    for (PodView view : views.values()) {
+      String ns = view.entry().pod().namespace();
+      tenants.add(byNamespace.computeIfAbsent(ns, n -> {
+        NamespaceInfo info = namespaces.apply(n);
+        return new Tenant(n, info == null ? Tenant.DEFAULT_WEIGHT_MULTIPLIER : info.slackWeightOrDefault());
+      }));
+    }
+    return tenants;
+  }
+
+  private static List<DecisionInput> decisionInputs(List<PodInput> inputs, List<Tenant> tenants) {
+    if (tenants == null) {
+      return DecisionInput.of(inputs);
+    }
+    List<DecisionInput> out = new ArrayList<>(inputs.size());
+    for (int i = 0; i < inputs.size(); i++) {
+      out.add(DecisionInput.of(inputs.get(i), tenants.get(i)));
+    }
+    return out;
   }
 
   /** Every live pod as the policy sees it, in uid order. */
