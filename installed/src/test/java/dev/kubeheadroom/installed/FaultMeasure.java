@@ -118,6 +118,7 @@ final class FaultMeasure {
             + "m, a limit the policy keeps on the node as it ended");
       }
     }
+    belowRequest(healed.ignored()).forEach(p -> problems.add("limit below request: " + p));
     List<String> duplicates = new PatchLog(cluster.api.requests().entries()).duplicatesSince(window.from);
     duplicates.forEach(d -> problems.add("duplicate: " + d));
     int badInputs = healed.countSuperseded() ? superseded(decisions, window) : healed.badInputs();
@@ -139,6 +140,26 @@ final class FaultMeasure {
     }
     off.forEach((pod, what) -> problems.add("unconverged after " + convergeBound.toSeconds() + " s: " + pod + " " + what));
     return Optional.empty();
+  }
+
+  /** Pods of the oracle's namespace with a CPU limit below their CPU request (never valid: a broken target). */
+  private List<String> belowRequest(Set<String> ignored) {
+    List<String> below = new ArrayList<>();
+    for (var pod : cluster.api.pods()) {
+      String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      if (!oracle.namespace().equals(pod.getMetadata().getNamespace()) || ignored.contains(key)) {
+        continue;
+      }
+      for (var c : pod.getSpec().getContainers()) {
+        var res = c.getResources();
+        long request = res == null ? 0 : PolicyOracle.milli(res.getRequests(), "cpu");
+        long limit = res == null ? 0 : PolicyOracle.milli(res.getLimits(), "cpu");
+        if (limit > 0 && limit < request) {
+          below.add(key + " " + c.getName() + " " + limit + "m < " + request + "m");
+        }
+      }
+    }
+    return below;
   }
 
   /** Enforcing changes of this window a later change of the same pod superseded (stale when met). */

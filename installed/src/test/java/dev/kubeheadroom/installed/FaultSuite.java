@@ -44,6 +44,8 @@ final class FaultSuite implements AutoCloseable {
   private final Duration churnPeriod;
   private final List<FaultRow> rows = new ArrayList<>();
   private final java.util.function.Consumer<FaultRow> onRow;
+  /** The HeadroomConfig's {@code backoffPeriod}: the sample's 60 s unless {@link #backoffPeriod} set it. */
+  private Duration backoff = Duration.ofSeconds(60);
 
   FaultSuite(String mode, Cluster cluster, Installation installation, BrokerProcess broker, Duration converge) {
     this(mode, cluster, installation, broker, converge, row -> {});
@@ -117,6 +119,34 @@ final class FaultSuite implements AutoCloseable {
     });
   }
 
+  /**
+   * kill -9 of every replica at once (split mode), started again 3 s later in an order that makes
+   * each stage come back to work that piled up for it: ingest and the rest at once (the pods
+   * changed while no ingest watched reach Kafka by the new leader's re-publish, while the
+   * topology's new instance waits out the killed member's session timeout: records wait for it),
+   * the replicas {@code last} names only once the topology has decided something since the kill
+   * (decisions wait in Kafka for the actuator). The tenants keep going until the last is back.
+   */
+  FaultRow killEveryStage(List<String> podNames, java.util.function.Predicate<String> last) {
+    return scenario("kill -9 every stage", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+      List<StageProcess> killed = new ArrayList<>();
+      for (String pod : podNames) {
+        keeper.planned(pod);
+        StageProcess p = installation.process(pod);
+        p.kill9();
+        killed.add(p);
+      }
+      int decided = measure.decisions().size();
+      InstalledTier.sleep(Duration.ofSeconds(3));
+      killed.stream().filter(p -> !last.test(p.podName())).forEach(installation::restart);
+      await("a decision made while the last stages are down").atMost(Installation.STARTUP)
+          .pollInterval(Duration.ofSeconds(2)).until(() -> measure.decisions().size() > decided);
+      killed.stream().filter(p -> last.test(p.podName())).forEach(installation::restart);
+      podNames.forEach(keeper::unplanned);
+      return w.healedCountingSuperseded(killed.size(), Set.of());
+    });
+  }
+
   /** kill -9 of the broker mid-stream, started again on its data at once. */
   FaultRow killBroker() {
     return scenario("kill -9 broker", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
@@ -170,8 +200,8 @@ final class FaultSuite implements AutoCloseable {
           InstalledTier.sleep(window);
           refuse.remove();
           long tries = cluster.api.requests().countSince(from, RequestMatcher.resizeOf(NS, name));
-          // the first try, then one per backoff at the shortest (60 s less the fifth of jitter)
-          long allowed = 1 + window.toSeconds() / 48;
+          // the first try, then one per backoff at the shortest (its base less the fifth of jitter)
+          long allowed = 1 + window.toMillis() / (backoff.toMillis() * 4 / 5);
           List<String> problems = tries > allowed
               ? List.of(name + ": " + tries + " resizes in " + human(window) + ", more than " + allowed) : List.of();
           return w.healed((int) tries, (int) tries, Set.of(NS + "/" + name)).withProblems(problems);
@@ -241,6 +271,20 @@ final class FaultSuite implements AutoCloseable {
     } catch (java.io.IOException e) {
       System.out.println("cannot append to " + PROGRESS + ": " + e);
     }
+  }
+
+  /**
+   * Sets the HeadroomConfig's {@code backoffPeriod} (the first wait after a refused resize, the
+   * age at which an unconfirmed patch is presumed lost): a short one keeps the small suite's
+   * recovery from an API outage, whose 503s are refusals, within seconds.
+   */
+  FaultSuite backoffPeriod(Duration period) {
+    cluster.admin().genericKubernetesResources(dev.kubeheadroom.kubedouble.ApiServerDouble.HEADROOM_CONFIG)
+        .withName(HeadroomKeys.CONFIG_NAME).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"spec\":{\"backoffPeriod\":\"" + period.toSeconds() + "s\"}}");
+    backoff = period;
+    return this;
   }
 
   private void dryRun(boolean on) {

@@ -39,6 +39,10 @@ final class PolicyOracle {
     this.allocatableMilli = Map.copyOf(allocatableMilli);
   }
 
+  String namespace() {
+    return namespace;
+  }
+
   /** Pods ({@code ns/name}) whose limit the policy would still change, with target and limit. */
   Map<String, String> unconverged(Set<String> ignored) {
     Map<String, List<Pod>> byNode = new TreeMap<>();
