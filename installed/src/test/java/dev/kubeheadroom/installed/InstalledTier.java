@@ -8,6 +8,7 @@ import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.testkit.Promtool;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -238,6 +239,26 @@ abstract class InstalledTier {
     // then a warning Event says so
     await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "stuck"),
         events -> events.stream().anyMatch(e -> e.contains("Infeasible")));
+  }
+
+  /**
+   * Every replica's real scrape parses with promtool ({@code check metrics}: exit 1 is a parse
+   * error, 3 lint problems); Headroom's own families lint clean. Lint of the JVM binders' names
+   * (Micrometer's, e.g. {@code system_cpu_count}) is tolerated: not ours to rename.
+   */
+  @Test
+  @Order(8)
+  void everyStagesScrapeParsesWithPromtoolAndHeadroomsFamiliesLintClean() throws Exception {
+    Promtool promtool = Promtool.require();
+    for (StageProcess process : installation.processes()) {
+      boolean secure = !process.plan().command().contains("--metrics-secure=false");
+      String scrape = MetricsScrape.of(process, secure);
+      Promtool.Result check = promtool.checkMetrics(scrape);
+      assertThat(check.exitCode()).as(process.podName() + ": " + check.output()).isIn(0, 3);
+      assertThat(check.output().lines().filter(line -> line.startsWith("headroom_")))
+          .as(process.podName()).isEmpty();
+      assertThat(scrape).as(process.podName()).contains("headroom_build_info{");
+    }
   }
 
   @Test

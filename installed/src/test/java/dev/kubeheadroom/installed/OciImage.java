@@ -1,0 +1,106 @@
+package dev.kubeheadroom.installed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * An OCI image layout tarball (what {@code jib:buildTar} writes with format OCI) read without any
+ * container tooling: {@code index.json} → manifest → config and layers, each layer a gzipped tar
+ * whose regular files are read into memory (the image is small enough for a test).
+ */
+record OciImage(JsonNode config, Map<String, byte[]> files) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static OciImage read(Path tarball) throws IOException {
+    Map<String, byte[]> blobs;
+    try (InputStream in = Files.newInputStream(tarball)) {
+      blobs = Tar.entries(in);
+    }
+    JsonNode index = JSON.readTree(blobs.get("index.json"));
+    JsonNode manifest = JSON.readTree(blob(blobs, index.path("manifests").get(0).path("digest").asText()));
+    JsonNode config = JSON.readTree(blob(blobs, manifest.path("config").path("digest").asText()));
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    for (JsonNode layer : manifest.path("layers")) {
+      try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(blob(blobs, layer.path("digest").asText())))) {
+        files.putAll(Tar.entries(gz));
+      }
+    }
+    return new OciImage(config, files);
+  }
+
+  String text(String path) {
+    byte[] bytes = files.get(path);
+    if (bytes == null) {
+      throw new AssertionError("no " + path + " in the image");
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] blob(Map<String, byte[]> blobs, String digest) {
+    byte[] blob = blobs.get("blobs/" + digest.replace(':', '/'));
+    if (blob == null) {
+      throw new AssertionError("no blob " + digest);
+    }
+    return blob;
+  }
+
+  /** A minimal ustar/PAX reader: regular files only, by path (leading "/" and "./" dropped). */
+  static final class Tar {
+    private Tar() {}
+
+    static Map<String, byte[]> entries(InputStream in) throws IOException {
+      Map<String, byte[]> entries = new HashMap<>();
+      String paxPath = null;
+      while (true) {
+        byte[] header = in.readNBytes(512);
+        if (header.length < 512 || header[0] == 0) {
+          return entries;
+        }
+        String name = field(header, 0, 100);
+        String prefix = field(header, 345, 155);
+        long size = Long.parseLong(field(header, 124, 12).trim().isEmpty() ? "0" : field(header, 124, 12).trim(), 8);
+        char type = (char) header[156];
+        byte[] data = in.readNBytes((int) size);
+        in.skipNBytes((512 - size % 512) % 512);
+        if (type == 'x') {
+          paxPath = paxValue(new String(data, StandardCharsets.UTF_8), "path");
+          continue;
+        }
+        String path = paxPath != null ? paxPath : prefix.isEmpty() ? name : prefix + "/" + name;
+        paxPath = null;
+        if (type == '0' || type == 0) {
+          entries.put(path.replaceFirst("^\\./", "").replaceFirst("^/", ""), data);
+        }
+      }
+    }
+
+    private static String field(byte[] header, int offset, int length) {
+      int end = offset;
+      while (end < offset + length && header[end] != 0) {
+        end++;
+      }
+      return new String(header, offset, end - offset, StandardCharsets.UTF_8);
+    }
+
+    private static String paxValue(String records, String key) {
+      for (String record : List.of(records.split("\n"))) {
+        int space = record.indexOf(' ');
+        if (space > 0 && record.startsWith(key + "=", space + 1)) {
+          return record.substring(space + 2 + key.length());
+        }
+      }
+      return null;
+    }
+  }
+}
