@@ -111,8 +111,12 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
       return;
     }
     NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
-    debouncer.timing(node, pool == null || (pool.debouncePeriod() == null && pool.maxDebounceDelay() == null)
-        ? null : new Debouncer.Timing(config.forPool(pool).debouncePeriod(), config.forPool(pool).maxDebounceDelay()));
+    if (pool == null || (pool.debouncePeriod() == null && pool.maxDebounceDelay() == null)) {
+      debouncer.timing(node, null);
+      return;
+    }
+    ClusterConfig own = config.forPool(pool);
+    debouncer.timing(node, new Debouncer.Timing(own.debouncePeriod(), own.maxDebounceDelay()));
   }
 
   /**
