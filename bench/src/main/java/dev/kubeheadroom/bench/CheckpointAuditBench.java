@@ -12,6 +12,7 @@ import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.CheckpointPartitioner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,8 +116,9 @@ public final class CheckpointAuditBench {
               Duration.ofSeconds(60), new TopicHistory.Scope(Map.of(),
                   tp -> topics.compacted().contains(tp.topic()) || tp.partition() == partition))) {
             return CheckpointDerivation.derive(history, topics, until, (NodeCheckpoint c) -> {
-              producer.send(new ProducerRecord<>(topics.checkpoints(), null, c.at().toEpochMilli(), c.key(),
-                  JsonCodec.encode(c)));
+              // the node's partition, as the topology's CheckpointPartitioner puts it
+              producer.send(new ProducerRecord<>(topics.checkpoints(), CheckpointPartitioner.partition(c.node(), 6),
+                  c.at().toEpochMilli(), c.key(), JsonCodec.encode(c)));
               written.incrementAndGet();
             }, () -> { });
           }
