@@ -131,6 +131,11 @@ public final class AuditBench {
   private record Pod(String uid, String namespace, String name, long requestMilli) {}
 
   private static Instant produce(String bootstrap, Topics topics, int events, int nodeCount) {
+    return produce(bootstrap, topics, events, nodeCount, Duration.ofHours(156));
+  }
+
+  /** As above over {@code span} (at most the 7-day retention); {@code CheckpointAuditBench} scales it. */
+  static Instant produce(String bootstrap, Topics topics, int events, int nodeCount, Duration span) {
     Random random = new Random(42);
     Map<String, Object> config = new HashMap<>();
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -141,8 +146,8 @@ public final class AuditBench {
     config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
     // Within retention (7 days): the oldest record must still be there when the audit reads.
-    Instant start = Instant.now().minus(Duration.ofHours(156)).truncatedTo(ChronoUnit.SECONDS);
-    Instant end = start.plus(Duration.ofHours(156)).minus(Duration.ofMinutes(1)); // same shape every run
+    Instant start = Instant.now().minus(span).truncatedTo(ChronoUnit.SECONDS);
+    Instant end = start.plus(span).minus(Duration.ofMinutes(1)); // same shape every run
     List<String> nodes = new ArrayList<>();
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     long[] serial = {0};
@@ -260,7 +265,7 @@ public final class AuditBench {
   // ---- plumbing -------------------------------------------------------------------------------
 
   /** The CLI's consumer ({@code AuditCommand.consumer}), timing what is spent inside Kafka calls. */
-  private static final class TimedConsumer extends KafkaConsumer<String, byte[]> {
+  static final class TimedConsumer extends KafkaConsumer<String, byte[]> {
     final AtomicLong inside = new AtomicLong();
 
     TimedConsumer(Map<String, Object> config) {
@@ -308,7 +313,7 @@ public final class AuditBench {
     }
   }
 
-  private static TimedConsumer consumer(String bootstrap) {
+  static TimedConsumer consumer(String bootstrap) {
     Map<String, Object> config = new HashMap<>();
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

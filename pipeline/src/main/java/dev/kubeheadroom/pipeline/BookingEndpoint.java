@@ -42,7 +42,7 @@ public final class BookingEndpoint implements HttpHandler {
       Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
       String namespace = query.getOrDefault("namespace", "");
       String name = query.getOrDefault("name", "");
-      Optional<Map.Entry<String, String>> where;
+      Optional<LiveBookings.Located> where;
       Optional<NodeBooking> booking;
       try {
         where = bookings.locate(namespace, name);
@@ -50,12 +50,12 @@ public final class BookingEndpoint implements HttpHandler {
           respond(exchange, 404, "pod " + namespace + "/" + name + " is on none of this instance's nodes\n");
           return;
         }
-        String node = where.get().getKey();
+        String node = where.get().node();
         if (bookings.owner(node) instanceof LiveBookings.Owner.Remote remote) {
           respond(exchange, 421, "node " + node + " is owned by " + remote.host() + "\n");
           return;
         }
-        booking = bookings.booking(node);
+        booking = bookings.booking(node, where.get().partition());
       } catch (RuntimeException e) { // rebalancing, not running: the caller falls back to a replay
         respond(exchange, 503, "the topology cannot answer now: " + e.getMessage() + "\n");
         return;
@@ -71,7 +71,7 @@ public final class BookingEndpoint implements HttpHandler {
           namespaces.put(e.pod().namespace(), info);
         }
       });
-      LiveBooking answer = new LiveBooking(where.get().getValue(), booking.get(), bookings.config(), namespaces);
+      LiveBooking answer = new LiveBooking(where.get().uid(), booking.get(), bookings.config(), namespaces);
       byte[] body = JsonCodec.encode(answer);
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(200, body.length);

@@ -114,7 +114,8 @@ public final class CheckpointReader {
 
   /**
    * The records of {@code tp} in [{@code from}, {@code until}), stopping after the first one
-   * later than {@code stopAfterMs} (checkpoints are written in boundary order per task).
+   * later than {@code stopAfterMs}: a checkpoint partition is its nodes' partition
+   * ({@code CheckpointPartitioner}), written by one task in boundary order.
    */
   private List<ConsumerRecord<String, byte[]>> read(TopicPartition tp, long from, long until, long stopAfterMs) {
     List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();

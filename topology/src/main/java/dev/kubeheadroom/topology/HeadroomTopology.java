@@ -105,7 +105,7 @@ public final class HeadroomTopology {
         new Sink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
             HeadroomSerdes.decisions().serializer(), List.of(BOOKING)),
         new Sink(CHECKPOINTS_SINK, topics.checkpoints(), new StringSerializer(),
-            HeadroomSerdes.checkpoints().serializer(), List.of(CHECKPOINT)),
+            HeadroomSerdes.checkpoints().serializer(), List.of(CHECKPOINT), new CheckpointPartitioner()),
         new GlobalTable("namespaces-table", "namespaces-source", topics.namespaces(),
             Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAMESPACES_STORE),
                 Serdes.String(), HeadroomSerdes.namespaces()).withLoggingDisabled(),
@@ -114,6 +114,14 @@ public final class HeadroomTopology {
             Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(CONFIG_STORE),
                 Serdes.String(), HeadroomSerdes.config()).withLoggingDisabled(),
             () -> new GlobalTableProcessor<>(CONFIG_STORE, ClusterConfig.class, globals, listener)));
+  }
+
+  @SuppressWarnings("unchecked") // the declared sink's serializers and partitioner agree on its types
+  private static void addSink(Topology topology, Sink s) {
+    topology.addSink(s.name(), s.topic(), (org.apache.kafka.common.serialization.Serializer<Object>) s.keys(),
+        (org.apache.kafka.common.serialization.Serializer<Object>) s.values(),
+        (org.apache.kafka.streams.processor.StreamPartitioner<Object, Object>) s.partitioner(),
+        s.parents().toArray(String[]::new));
   }
 
   private static Topology wire(List<TopologyNode> nodes) {
@@ -130,6 +138,8 @@ public final class HeadroomTopology {
         if (!p.shared().isEmpty()) {
           sharing.add(p);
         }
+      } else if (node instanceof Sink s && s.partitioner() != null) {
+        addSink(topology, s);
       } else if (node instanceof Sink s) {
         topology.addSink(s.name(), s.topic(), s.keys(), s.values(), s.parents().toArray(String[]::new));
       } else if (node instanceof GlobalTable g) {

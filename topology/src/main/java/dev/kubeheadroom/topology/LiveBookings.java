@@ -65,21 +65,25 @@ public final class LiveBookings {
         : meta.activeHost().host() + ":" + meta.activeHost().port());
   }
 
+  /** Where a pod's entry is: its node, its uid, and the store partition that holds it. */
+  public record Located(String node, String uid, int partition) {}
+
   /** The node and uid of pod {@code namespace/name} among this instance's bookings. */
-  public Optional<Map.Entry<String, String>> locate(String namespace, String name) {
+  public Optional<Located> locate(String namespace, String name) {
     StateQueryResult<KeyValueIterator<String, PodEntry>> result = streams.query(
         StateQueryRequest.inStore(HeadroomTopology.PODS_STORE).withQuery(RangeQuery.<String, PodEntry>withNoBounds()));
-    Optional<Map.Entry<String, String>> found = Optional.empty();
-    for (QueryResult<KeyValueIterator<String, PodEntry>> partition : result.getPartitionResults().values()) {
-      if (!partition.isSuccess()) {
+    Optional<Located> found = Optional.empty();
+    for (Map.Entry<Integer, QueryResult<KeyValueIterator<String, PodEntry>>> partition
+        : result.getPartitionResults().entrySet()) {
+      if (!partition.getValue().isSuccess()) {
         continue;
       }
-      try (KeyValueIterator<String, PodEntry> it = partition.getResult()) {
+      try (KeyValueIterator<String, PodEntry> it = partition.getValue().getResult()) {
         while (it.hasNext() && found.isEmpty()) {
           var kv = it.next();
           if (kv.value.pod().namespace().equals(namespace) && kv.value.pod().name().equals(name)) {
             int cut = kv.key.indexOf(BookingReader.SEPARATOR);
-            found = Optional.of(Map.entry(kv.key.substring(0, cut), kv.key.substring(cut + 1)));
+            found = Optional.of(new Located(kv.key.substring(0, cut), kv.key.substring(cut + 1), partition.getKey()));
           }
         }
       }
@@ -87,12 +91,13 @@ public final class LiveBookings {
     return found;
   }
 
-  /** The node's booking on its partition (empty when this instance does not own it). */
-  public Optional<NodeBooking> booking(String node) {
-    if (!(owner(node) instanceof Owner.Local local)) {
-      return Optional.empty();
-    }
-    Set<Integer> partition = Set.of(local.partition());
+  /**
+   * The node's booking, read from store partition {@code storePartition} (where {@link #locate}
+   * found it; {@code queryMetadataForKey} names it only when {@code application.server} is set).
+   * Empty when that partition cannot answer (rebalancing, not running).
+   */
+  public Optional<NodeBooking> booking(String node, int storePartition) {
+    Set<Integer> partition = Set.of(storePartition);
     QueryResult<NodeSnapshot> snapshot = streams.query(StateQueryRequest.inStore(HeadroomTopology.NODES_STORE)
         .withQuery(KeyQuery.<String, NodeSnapshot>withKey(node)).withPartitions(partition))
         .getOnlyPartitionResult();

@@ -2,6 +2,7 @@ package dev.kubeheadroom.topology;
 
 import java.util.List;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -38,11 +39,18 @@ public sealed interface TopologyNode {
     }
   }
 
-  /** Writes what {@code parents} forward to it onto {@code topic}. */
-  record Sink(String name, String topic, Serializer<?> keys, Serializer<?> values, List<String> parents)
-      implements TopologyNode {
+  /**
+   * Writes what {@code parents} forward to it onto {@code topic}, in the partition {@code
+   * partitioner} picks (null: the producer's default, by key).
+   */
+  record Sink(String name, String topic, Serializer<?> keys, Serializer<?> values, List<String> parents,
+      StreamPartitioner<?, ?> partitioner) implements TopologyNode {
     public Sink {
       parents = List.copyOf(parents);
+    }
+
+    public Sink(String name, String topic, Serializer<?> keys, Serializer<?> values, List<String> parents) {
+      this(name, topic, keys, values, parents, null);
     }
   }
 
