@@ -41,6 +41,8 @@ import picocli.CommandLine.Spec;
         "re-derives from the inputs it carries."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+  /** Records between two progress checks of {@code --verify}. */
+  static final long PROGRESS_EVERY = 10_000;
 
   @Spec CommandSpec spec;
   @Mixin KafkaOptions kafka;
@@ -66,6 +68,12 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--from", paramLabel = "RFC3339") String from;
   @Option(names = "--to", paramLabel = "RFC3339") String to;
 
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  OutputFormat output;
+
+  @Option(names = "--progress", description = Progress.DESCRIPTION)
+  boolean progress;
+
   @Override
   public Integer call() {
     if (verify) {
@@ -78,19 +86,23 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("give --at RFC3339 (with --pod or --node), or --verify --from --to");
     }
     Instant when = Times.parse("--at", at);
+    OutputFormat format = OutputFormat.orTable(output);
     try (Audit audit = replay(when)) {
       PrintWriter out = spec.commandLine().getOut();
       if (subject != null && subject.pod != null) {
-        printPod(audit, subject.pod, out);
+        printPod(audit, subject.pod, format, out);
       } else if (subject != null && subject.node != null) {
-        printNode(audit, subject.node, out);
+        printNode(audit, subject.node, format, out);
+      } else if (format != OutputFormat.table) {
+        StructuredOutput.write(format, new AuditViews.ReplaySummary(when, audit.records(), audit.decisions(),
+            audit.nodes().size()), out);
       } else {
         out.printf(Locale.ROOT, "Replayed %,d records up to %s: %,d decisions, %d nodes.%n",
             audit.records(), when, audit.decisions(), audit.nodes().size());
         out.flush();
       }
     }
-    return 0;
+    return ExitCodes.OK;
   }
 
   /** Replays the input topics up to {@code when}, with progress on stderr. */
@@ -103,17 +115,18 @@ public final class AuditCommand implements Callable<Integer> {
     try (connection) {
       Topics topics = topicOptions.topics();
       try (TopicHistory history = new TopicHistory(consumer(connection), Audit.inputTopics(topics), KAFKA_TIMEOUT)) {
-        return Audit.replay(history, topics, when, (n, t) -> {
-          err.printf(Locale.ROOT, "headroom audit: replayed %,d records (at %s)%n", n, t);
-          err.flush();
-        });
+        Progress shown = Progress.of(err, spec.name(), progress);
+        Instant first = history.peekTime();
+        Audit audit = Audit.replay(history, topics, when, (n, t) -> shown.between(first, t, when));
+        shown.done();
+        return audit;
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UserError(e.getMessage());
       }
     }
   }
 
-  private static void printPod(Audit audit, String ref, PrintWriter out) {
+  private static void printPod(Audit audit, String ref, OutputFormat format, PrintWriter out) {
     String[] parts = ref.split("/", 2);
     if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
       throw new UserError("--pod " + ref + ": expected NAMESPACE/NAME");
@@ -121,13 +134,22 @@ public final class AuditCommand implements Callable<Integer> {
     Map.Entry<String, String> where = audit.locate(parts[0], parts[1])
         .orElseThrow(() -> new UserError("pod " + ref + " was not on any node at " + audit.at()));
     Explanation e = audit.explain(where.getKey(), where.getValue());
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, AuditViews.PodView.of(e), out);
+      return;
+    }
     e.print(out);
   }
 
-  private static void printNode(Audit audit, String node, PrintWriter out) {
+  private static void printNode(Audit audit, String node, OutputFormat format, PrintWriter out) {
     NodeBooking booking = audit.booking(node);
     if (booking.snapshot() == null) {
       throw new UserError("node " + node + " was not known at " + audit.at());
+    }
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, new AuditViews.NodeView(node, audit.at(), booking.snapshot().allocatableMilli(),
+          booking.pods().keySet().stream().map(uid -> AuditViews.PodView.of(audit.explain(node, uid))).toList()), out);
+      return;
     }
     out.printf(Locale.ROOT, "Node %s at %s: allocatable %dm, %d pods%n", node, audit.at(),
         booking.snapshot().allocatableMilli(), booking.pods().size());
@@ -143,6 +165,10 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("--to " + end + " is before --from " + start);
     }
     PrintWriter out = spec.commandLine().getOut();
+    OutputFormat format = OutputFormat.orTable(output);
+    // The text form prints each difference as it is found; json/yaml collect them for one document.
+    List<AuditViews.Difference> differences = new ArrayList<>();
+    Progress shown = Progress.of(spec.commandLine().getErr(), spec.name(), progress);
     long checked = 0;
     long differing = 0;
     try (KafkaConnection connection = kafka.connect(System.getenv());
@@ -153,12 +179,17 @@ public final class AuditCommand implements Callable<Integer> {
         throw new UserError("[" + start + ", " + end + "] holds no retained decisions"
             + (first == null ? "" : "; the retained history starts at " + first));
       }
+      Instant from = first.isAfter(start) ? first : start;
+      long read = 0;
       Map<String, List<NodeDecision>> pending = new HashMap<>(); // parts read so far, by node
       ConsumerRecord<String, byte[]> r;
       while ((r = history.next()) != null) {
         Instant t = Instant.ofEpochMilli(r.timestamp());
         if (t.isAfter(end)) {
           break;
+        }
+        if (++read % PROGRESS_EVERY == 0) {
+          shown.between(from, t, end);
         }
         if (t.isBefore(start) || r.value() == null) {
           continue;
@@ -167,7 +198,8 @@ public final class AuditCommand implements Callable<Integer> {
         try {
           d = JsonCodec.decode(r.value(), NodeDecision.class);
         } catch (SchemaException e) {
-          out.printf("%s partition %d offset %d: unreadable (%s)%n", r.topic(), r.partition(), r.offset(), e.getMessage());
+          report(format, out, differences, new AuditViews.Difference("unreadable", r.topic(), r.partition(), r.offset(), null,
+              t, List.of(e.getMessage())));
           differing++;
           continue;
         }
@@ -181,7 +213,8 @@ public final class AuditCommand implements Callable<Integer> {
         try {
           d = NodeDecision.join(parts);
         } catch (IllegalArgumentException e) {
-          out.printf("%s partition %d offset %d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
+          report(format, out, differences, new AuditViews.Difference("parts", r.topic(), r.partition(), r.offset(), d.node(),
+              t, List.of(e.getMessage())));
           differing++;
           continue;
         }
@@ -189,16 +222,36 @@ public final class AuditCommand implements Callable<Integer> {
         List<String> problems = DecisionVerifier.verify(d);
         if (!problems.isEmpty()) {
           differing++;
-          out.printf("%s node %s (offset %d):%n", d.at(), d.node(), r.offset());
-          problems.forEach(p -> out.println("  " + p));
+          report(format, out, differences, new AuditViews.Difference("differs", r.topic(), r.partition(), r.offset(),
+              d.node(), d.at(), problems));
         }
       }
     } catch (IllegalStateException e) {
       throw new UserError(e.getMessage());
     }
-    out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", checked, start, end, differing);
-    out.flush();
-    return differing == 0 ? 0 : 3;
+    shown.done();
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, new AuditViews.VerifyReport(start, end, checked, differing, differences), out);
+    } else {
+      out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", checked, start, end, differing);
+      out.flush();
+    }
+    return differing == 0 ? ExitCodes.OK : ExitCodes.BLOCKED;
+  }
+
+  /** A difference: printed now as text, or kept for the json/yaml document. */
+  private static void report(OutputFormat format, PrintWriter out, List<AuditViews.Difference> differences,
+      AuditViews.Difference d) {
+    if (format != OutputFormat.table) {
+      differences.add(d);
+    } else if (d.kind().equals("unreadable")) {
+      out.printf("%s partition %d offset %d: unreadable (%s)%n", d.topic(), d.partition(), d.offset(), d.problems().get(0));
+    } else if (d.kind().equals("parts")) {
+      out.printf("%s partition %d offset %d: %s%n", d.topic(), d.partition(), d.offset(), d.problems().get(0));
+    } else {
+      out.printf("%s node %s (offset %d):%n", d.at(), d.node(), d.offset());
+      d.problems().forEach(p -> out.println("  " + p));
+    }
   }
 
   static KafkaConsumer<String, byte[]> consumer(KafkaConnection connection) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -23,6 +24,12 @@ public final class ExplainCommand implements Callable<Integer> {
   @Parameters(paramLabel = "NAMESPACE/POD", description = "The pod to explain.")
   String pod;
 
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  OutputFormat output;
+
+  @Option(names = "--progress", description = Progress.DESCRIPTION)
+  boolean progress;
+
   @Override
   public Integer call() {
     AuditCommand audit = new AuditCommand();
@@ -32,6 +39,8 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.at = Instant.now().toString();
     audit.subject = new AuditCommand.Subject();
     audit.subject.pod = pod;
+    audit.output = output;
+    audit.progress = progress;
     return audit.call();
   }
 }
