@@ -58,6 +58,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.allInOne.enabled }}all-in-one{{ else }}webhook{{ end }}
 {{- end }}
 
+{{/* A stage's ServiceAccount: <serviceAccount.name or fullname>-<component>; takes (dict "root" $ "component" c). */}}
+{{- define "kube-headroom.serviceAccountName" -}}
+{{- printf "%s-%s" (default (include "kube-headroom.fullname" .root) .root.Values.serviceAccount.name) .component }}
+{{- end }}
+
 {{- define "kube-headroom.leaseName" -}}
 {{- printf "%s-ingest" (include "kube-headroom.fullname" .) }}
 {{- end }}
@@ -86,7 +91,7 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{/* Secret names are the runbook's (one operator per namespace). */}}
 {{- define "kube-headroom.metricsCertSecret" -}}metrics-server-cert{{- end }}
 {{- define "kube-headroom.webhookCertSecret" -}}
-{{- if .Values.certmanager.enable }}webhook-server-cert{{ else }}{{ .Values.webhook.existingCertSecret }}{{ end }}
+{{- if .Values.certmanager.enabled }}webhook-server-cert{{ else }}{{ .Values.webhook.existingCertSecret }}{{ end }}
 {{- end }}
 
 {{- define "kube-headroom.metricsCertPath" -}}/tmp/k8s-metrics-server/metrics-certs{{- end }}
@@ -99,13 +104,13 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- if not .Values.kafka.bootstrapServers }}
 {{- fail "kafka.bootstrapServers is required" }}
 {{- end }}
-{{- if and .Values.metrics.certManagerTLS (not .Values.certmanager.enable) }}
-{{- fail "metrics.certManagerTLS=true needs certmanager.enable=true" }}
+{{- if and .Values.metrics.certManagerTLS (not .Values.certmanager.enabled) }}
+{{- fail "metrics.certManagerTLS=true needs certmanager.enabled=true" }}
 {{- end }}
 {{- if and .Values.metrics.certManagerTLS (not .Values.metrics.secure) }}
 {{- fail "metrics.certManagerTLS=true needs metrics.secure=true" }}
 {{- end }}
-{{- if and .Values.webhook.enabled (not .Values.certmanager.enable) (or (not .Values.webhook.existingCertSecret) (not .Values.webhook.caBundle)) }}
+{{- if and .Values.webhook.enabled (not .Values.certmanager.enabled) (or (not .Values.webhook.existingCertSecret) (not .Values.webhook.caBundle)) }}
 {{- fail "webhook.enabled without cert-manager needs webhook.existingCertSecret and webhook.caBundle" }}
 {{- end }}
 {{- /* Kafka's legal characters for topic names, group ids and Streams application ids */}}
@@ -134,11 +139,12 @@ One Headroom container and the pod-level fields around it. Takes a dict:
   lease      true: leader-elect on the ingest Lease
   state      true: runs the Streams topology (state dir, application id)
   webhook    true: serve the admission webhook
+  persistent true: a StatefulSet pod: state on its PVC, static membership by pod name
 */}}
 {{- define "kube-headroom.podSpec" -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
-serviceAccountName: {{ printf "%s-%s" (include "kube-headroom.fullname" $root) .component }}
+serviceAccountName: {{ include "kube-headroom.serviceAccountName" . }}
 automountServiceAccountToken: {{ not (has .component (list "topology" "webhook")) }}
 {{- with $v.imagePullSecrets }}
 imagePullSecrets:
@@ -178,6 +184,10 @@ containers:
       {{- if .state }}
       - --state-dir={{ include "kube-headroom.stateDir" $root }}
       - --application-id={{ include "kube-headroom.applicationId" $root }}
+      - --num-standby-replicas={{ int $v.topology.standbyReplicas }}
+      {{- if .persistent }}
+      - --group-instance-id=$(HEADROOM_POD_NAME)
+      {{- end }}
       {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}
       - --actuator-group-id={{ include "kube-headroom.actuatorGroupId" $root }}
@@ -188,6 +198,9 @@ containers:
       {{- if .webhook }}
       - --webhook-port={{ int $v.webhook.port }}
       - --webhook-cert-dir={{ include "kube-headroom.webhookCertPath" $root }}
+      {{- end }}
+      {{- with $v.extraArgs }}
+      {{- toYaml . | nindent 6 }}
       {{- end }}
     env:
       - name: HEADROOM_POD_NAME
@@ -204,6 +217,9 @@ containers:
         value: {{ $v.logging.level | default "info" | quote }}
       - name: HEADROOM_LOG_FORMAT
         value: {{ $v.logging.format | default "text" | quote }}
+      {{- with $v.extraEnv }}
+      {{- toYaml . | nindent 6 }}
+      {{- end }}
     {{- with $v.kafka.envFromSecret }}
     envFrom:
       - secretRef:
@@ -271,7 +287,7 @@ volumes:
   - name: tmp
     emptyDir:
       sizeLimit: 256Mi
-  {{- if .state }}
+  {{- if and .state (not .persistent) }}
   - name: state
     emptyDir:
       sizeLimit: {{ $v.topology.stateVolume.sizeLimit }}
@@ -343,7 +359,7 @@ spec:
 - {component: all-in-one, command: run, values: allInOne, lease: true, state: true, webhook: {{ .Values.webhook.enabled }}}
 {{- else }}
 - {component: ingest, command: ingest, values: ingest, lease: true, state: false, webhook: false}
-- {component: topology, command: topology, values: topology, lease: false, state: true, webhook: false}
+- {component: topology, command: topology, values: topology, lease: false, state: true, webhook: false, persistent: {{ .Values.topology.statefulSet.enabled }}}
 - {component: actuator, command: actuator, values: actuator, lease: false, state: false, webhook: false}
 {{- if .Values.webhook.enabled }}
 - {component: webhook, command: webhook, values: webhook, lease: false, state: false, webhook: true}

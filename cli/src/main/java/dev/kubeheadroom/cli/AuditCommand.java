@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
         "decision and checkpoint in [--from, --to] re-derives from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+  /** Records between two progress checks of {@code --verify}. */
+  static final long PROGRESS_EVERY = 10_000;
 
   @Spec CommandSpec spec;
   @Mixin KafkaOptions kafka;
@@ -60,6 +62,12 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--from", paramLabel = "RFC3339") String from;
   @Option(names = "--to", paramLabel = "RFC3339") String to;
 
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  OutputFormat output;
+
+  @Option(names = "--progress", description = Progress.DESCRIPTION)
+  boolean progress;
+
   @Override
   public Integer call() {
     if (verify) {
@@ -72,19 +80,23 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("give --at RFC3339 (with --pod or --node), or --verify --from --to");
     }
     Instant when = Times.parse("--at", at);
+    OutputFormat format = OutputFormat.orTable(output);
     try (Audit audit = replay(when)) {
       PrintWriter out = spec.commandLine().getOut();
       if (subject != null && subject.pod != null) {
-        printPod(audit, subject.pod, out);
+        printPod(audit, subject.pod, format, out);
       } else if (subject != null && subject.node != null) {
-        printNode(audit, subject.node, out);
+        printNode(audit, subject.node, format, out);
+      } else if (format != OutputFormat.table) {
+        StructuredOutput.write(format, new AuditViews.ReplaySummary(when, audit.records(), audit.decisions(),
+            audit.nodes().size()), out);
       } else {
         out.printf(Locale.ROOT, "Replayed %,d records up to %s: %,d decisions, %d nodes.%n",
             audit.records(), when, audit.decisions(), audit.nodes().size());
         out.flush();
       }
     }
-    return 0;
+    return ExitCodes.OK;
   }
 
   /** Replays the input topics up to {@code when}, with progress on stderr. */
@@ -95,13 +107,14 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      return AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err);
+      return AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
+          Progress.of(err, spec.name(), progress));
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError(e.getMessage());
     }
   }
 
-  private static void printPod(Audit audit, String ref, PrintWriter out) {
+  private static void printPod(Audit audit, String ref, OutputFormat format, PrintWriter out) {
     String[] parts = ref.split("/", 2);
     if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
       throw new UserError("--pod " + ref + ": expected NAMESPACE/NAME");
@@ -109,13 +122,22 @@ public final class AuditCommand implements Callable<Integer> {
     Map.Entry<String, String> where = audit.locate(parts[0], parts[1])
         .orElseThrow(() -> new UserError("pod " + ref + " was not on any node at " + audit.at()));
     Explanation e = audit.explain(where.getKey(), where.getValue());
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, AuditViews.PodView.of(e), out);
+      return;
+    }
     e.print(out);
   }
 
-  private static void printNode(Audit audit, String node, PrintWriter out) {
+  private static void printNode(Audit audit, String node, OutputFormat format, PrintWriter out) {
     NodeBooking booking = audit.booking(node);
     if (booking.snapshot() == null) {
       throw new UserError("node " + node + " was not known at " + audit.at());
+    }
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, new AuditViews.NodeView(node, audit.at(), booking.snapshot().allocatableMilli(),
+          booking.pods().keySet().stream().map(uid -> AuditViews.PodView.of(audit.explain(node, uid))).toList()), out);
+      return;
     }
     out.printf(Locale.ROOT, "Node %s at %s: allocatable %dm, %d pods%n", node, audit.at(),
         booking.snapshot().allocatableMilli(), booking.pods().size());
@@ -131,23 +153,31 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("--to " + end + " is before --from " + start);
     }
     PrintWriter out = spec.commandLine().getOut();
+    OutputFormat format = OutputFormat.orTable(output);
     AuditVerify.Result result;
     try (KafkaConnection connection = kafka.connect(System.getenv())) {
       result = new AuditVerify(connection, topicOptions.topics(), start, end)
-          .run(spec.commandLine().getErr(), Runtime.getRuntime().availableProcessors());
+          .run(Progress.of(spec.commandLine().getErr(), spec.name(), progress),
+              Runtime.getRuntime().availableProcessors());
     } catch (IllegalStateException e) {
       throw new UserError(e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UserError("interrupted");
     }
-    result.lines().forEach(out::println);
-    out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", result.decisions(), start, end,
-        result.decisionsDiffering());
-    out.printf(Locale.ROOT, "%d checkpoints in [%s, %s] re-derived from the log: %d differ%n", result.checkpoints(),
-        start, end, result.checkpointsDiffering());
+    long differing = result.decisionsDiffering() + result.checkpointsDiffering();
+    if (format != OutputFormat.table) {
+      StructuredOutput.write(format, new AuditViews.VerifyReport(start, end, result.decisions(),
+          result.decisionsDiffering(), result.checkpoints(), result.checkpointsDiffering(), result.lines()), out);
+    } else {
+      result.lines().forEach(out::println);
+      out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", result.decisions(), start, end,
+          result.decisionsDiffering());
+      out.printf(Locale.ROOT, "%d checkpoints in [%s, %s] re-derived from the log: %d differ%n",
+          result.checkpoints(), start, end, result.checkpointsDiffering());
+    }
     out.flush();
-    return result.decisionsDiffering() + result.checkpointsDiffering() == 0 ? 0 : 3;
+    return differing == 0 ? ExitCodes.OK : ExitCodes.BLOCKED;
   }
 
   static KafkaConsumer<String, byte[]> consumer(KafkaConnection connection) {

@@ -22,11 +22,7 @@ final class AuditReplay {
   private AuditReplay() {}
 
   static Audit replay(KafkaConnection connection, Topics topics, Instant when, boolean fromCheckpoint,
-      PrintWriter err) {
-    Audit.Progress progress = (n, t) -> {
-      err.printf(Locale.ROOT, "headroom audit: replayed %,d records (at %s)%n", n, t);
-      err.flush();
-    };
+      PrintWriter err, Progress shown) {
     Optional<CheckpointCut> cut = Optional.empty();
     if (fromCheckpoint) {
       try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection)) {
@@ -36,7 +32,10 @@ final class AuditReplay {
     if (cut.isEmpty()) {
       try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
           AuditCommand.KAFKA_TIMEOUT)) {
-        return Audit.replay(history, topics, when, progress);
+        Instant first = history.peekTime();
+        Audit audit = Audit.replay(history, topics, when, (n, t) -> shown.between(first, t, when));
+        shown.done();
+        return audit;
       }
     }
     Instant at = cut.get().at();
@@ -47,7 +46,9 @@ final class AuditReplay {
     topics.nodeKeyed().forEach(t -> from.put(t, at));
     try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
         AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(from, tp -> true))) {
-      return Audit.resume(cut.get(), history, topics, when, progress);
+      Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when));
+      shown.done();
+      return audit;
     }
   }
 }

@@ -54,7 +54,7 @@ final class AuditVerify {
     this.to = to;
   }
 
-  Result run(java.io.PrintWriter err, int threads) throws InterruptedException {
+  Result run(Progress shown, int threads) throws InterruptedException {
     Map<String, byte[]> stored = storedCheckpoints();
     int decisionPartitions = partitions(topics.decisions());
     int taskPartitions = partitions(topics.pods());
@@ -81,7 +81,7 @@ final class AuditVerify {
       for (TopicHistory h : taskHistories) {
         total += h.size();
       }
-      VerifyProgress progress = new VerifyProgress(err, total);
+      VerifyProgress progress = new VerifyProgress(shown, total);
       List<Future<Found>> decisions = new ArrayList<>();
       for (int i = 0; i < decisionHistories.size(); i++) {
         TopicHistory h = decisionHistories.get(i);

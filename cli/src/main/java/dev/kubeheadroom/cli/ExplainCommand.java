@@ -33,6 +33,11 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Option(names = "--live-insecure", description = "Do not verify the --live endpoint's certificate (self-signed).")
   boolean liveInsecure;
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  OutputFormat output;
+
+  @Option(names = "--progress", description = Progress.DESCRIPTION)
+  boolean progress;
 
   @Override
   public Integer call() {
@@ -44,9 +49,14 @@ public final class ExplainCommand implements Callable<Integer> {
       LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
       if (answer.explanation().isPresent()) {
         PrintWriter out = spec.commandLine().getOut();
-        answer.explanation().get().print(out);
+        OutputFormat format = OutputFormat.orTable(output);
+        if (format != OutputFormat.table) {
+          StructuredOutput.write(format, AuditViews.PodView.of(answer.explanation().get()), out);
+        } else {
+          answer.explanation().get().print(out);
+        }
         out.flush();
-        return 0;
+        return ExitCodes.OK;
       }
       spec.commandLine().getErr().println("headroom explain: " + answer.whyNot() + "; replaying the log instead");
       spec.commandLine().getErr().flush();
@@ -58,6 +68,8 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.at = Instant.now().toString();
     audit.subject = new AuditCommand.Subject();
     audit.subject.pod = pod;
+    audit.output = output;
+    audit.progress = progress;
     return audit.call();
   }
 }

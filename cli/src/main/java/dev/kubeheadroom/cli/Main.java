@@ -16,7 +16,14 @@ import picocli.CommandLine.Command;
     subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
       RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
       WebhookCommand.class, AuditCommand.class,
-      ExplainCommand.class, PreflightCommand.class})
+      ExplainCommand.class, PreflightCommand.class, CompletionCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:done; nothing blocks",
+      "1:internal error (a bug, or a stage that failed): the message is a bug report",
+      "2:usage error or bad input (unknown flag, bad value, unreadable file)",
+      "3:blocked: a preflight check failed, or audit --verify found a decision that does not re-derive",
+      "4:unavailable: Kafka or the API server did not answer"})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

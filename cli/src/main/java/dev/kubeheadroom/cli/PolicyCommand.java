@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -29,6 +30,11 @@ final class PolicyCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  // The CLI contract fixes json as the default here: tools pipe this command.
+  @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml", defaultValue = "json",
+      description = "json (default; the contract's exact form), table or yaml.")
+  OutputFormat output = OutputFormat.json;
+
   private final InputStream stdin;
 
   PolicyCommand(InputStream stdin) {
@@ -47,8 +53,12 @@ final class PolicyCommand implements Callable<Integer> {
     NodeResult result =
         SlackPolicy.computeNode(request.allocatableMilli(), request.pods(), request.config());
     PrintWriter out = spec.commandLine().getOut();
-    out.print(PolicyResultWriter.write(result));
+    switch (output) {
+      case json -> out.print(PolicyResultWriter.write(result));
+      case yaml -> StructuredOutput.yamlOfJson(PolicyResultWriter.write(result), out);
+      case table -> PolicyResultWriter.table(result, out);
+    }
     out.flush();
-    return 0;
+    return ExitCodes.OK;
   }
 }

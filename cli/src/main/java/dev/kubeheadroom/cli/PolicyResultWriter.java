@@ -38,6 +38,22 @@ final class PolicyResultWriter {
     return out.append("]}\n").toString();
   }
 
+  /** For a person: the node's numbers, then one row per decision. */
+  static void table(NodeResult result, java.io.PrintWriter out) {
+    out.printf(java.util.Locale.ROOT, "slack %dm, managed requests %dm over %d pods, factor %.2f%n",
+        result.stats().slackMilli(), result.stats().managedRequestsMilli(), result.stats().managedPods(),
+        result.stats().factor());
+    int key = "KEY".length();
+    for (Decision d : result.decisions()) {
+      key = Math.max(key, d.key().length());
+    }
+    String row = "%-" + key + "s  %8s  %-5s  %s%n";
+    out.printf(row, "KEY", "TARGET", "APPLY", "REASON");
+    for (Decision d : result.decisions()) {
+      out.printf(row, d.key(), d.targetLimitMilli() + "m", d.apply(), d.reason().wireName());
+    }
+  }
+
   private static String quote(String text) {
     try {
       return MAPPER.writeValueAsString(text);

@@ -22,24 +22,23 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code headroom preflight}: the runbook's preflight against the current cluster, one row per
- * check with the fix for each finding. Exit 0 when nothing fails, 1 when something blocks
- * enforcement, 2 when the cluster cannot be read at all.
+ * check with the fix for each finding. Exit 0 when nothing fails, {@link ExitCodes#BLOCKED} when
+ * something blocks enforcement, {@link ExitCodes#USAGE} when the cluster cannot be read at all.
  */
 @Command(name = "preflight", mixinStandardHelpOptions = true,
     description = {"Checks the current cluster against the runbook's preflight, with a fix for each finding.",
         "Kubernetes version, limits.cpu quotas, LimitRange caps, excluded nodes, limit-controlling",
-        "VPAs, cert-manager, the HeadroomConfig. Exit code 1 when anything blocks enforcement."})
+        "VPAs, cert-manager, the HeadroomConfig. Exit code 3 when anything blocks enforcement."})
 public final class PreflightCommand implements Callable<Integer> {
   /** Exit code when at least one check fails. */
-  static final int BLOCKED = 1;
+  static final int BLOCKED = ExitCodes.BLOCKED;
   /** Table findings wrap at this width. */
   static final int FINDING_WIDTH = 64;
 
   @Spec CommandSpec spec;
   @Mixin KubeOptions kube;
 
-  @Option(names = "--output", paramLabel = "json|table",
-      description = "table (default on a terminal) or json (default when stdout is not a terminal).")
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
   OutputFormat output;
 
   @Override
@@ -50,11 +49,14 @@ public final class PreflightCommand implements Callable<Integer> {
     try (KubernetesClient client = kube.client(config -> config.setRequestRetryBackoffLimit(1))) {
       results = Check.runAll(ClusterReader.read(client));
     } catch (PreflightException e) {
-      throw new UserError(e.getMessage());
+      throw e.isUnreachable() ? new Unavailable(e.getMessage()) : new UserError(e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (OutputFormat.defaultFor(output) == OutputFormat.json) {
+    OutputFormat format = OutputFormat.orTable(output);
+    if (format == OutputFormat.json) {
       json(results, out);
+    } else if (format == OutputFormat.yaml) {
+      StructuredOutput.write(format, results, out);
     } else {
       table(results, out);
     }

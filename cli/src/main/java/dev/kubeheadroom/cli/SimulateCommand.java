@@ -8,6 +8,7 @@ import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -39,9 +40,13 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "HeadroomConfig manifest used when the log carries none (default: built-in defaults).")
   Path config;
 
-  @Option(names = "--output", paramLabel = "json|table",
-      description = "json (default when stdout is not a terminal) or table.")
+  // The CLI contract fixes this default (json unless stdout is a terminal): scripts rely on it.
+  @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml",
+      description = "json (default when stdout is not a terminal), table (default on a terminal) or yaml.")
   OutputFormat output;
+
+  @Option(names = "--progress", description = Progress.DESCRIPTION)
+  boolean progress;
 
   @Override
   public Integer call() {
@@ -50,7 +55,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     ClusterConfig fallback = ConfigFile.read(config);
     PrintWriter err = spec.commandLine().getErr();
-    long started = System.nanoTime();
+    Progress shown = Progress.of(err, "simulate", progress);
+    long lines = progress || System.console() != null ? lines(watchLog) : 0;
     Simulation.Observer observer = new Simulation.Observer() {
       private int reported;
 
@@ -66,10 +72,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
       @Override
       public void progress(long events, long decisions) {
-        double seconds = (System.nanoTime() - started) / 1e9;
-        err.printf("headroom simulate: %,d events, %,d decisions (%,.0f events/s)%n",
-            events, decisions, events / seconds);
-        err.flush();
+        shown.fraction(events, lines);
       }
     };
     ClusterReport report;
@@ -78,12 +81,26 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError("--watch-log " + watchLog + ": " + e.getMessage());
     }
+    shown.done();
     PrintWriter out = spec.commandLine().getOut();
-    if (OutputFormat.defaultFor(output) == OutputFormat.json) {
-      ReportWriter.json(report, out);
-    } else {
-      ReportWriter.table(report, out);
+    switch (OutputFormat.defaultFor(output)) {
+      case json -> ReportWriter.json(report, out);
+      case yaml -> {
+        StringWriter json = new StringWriter();
+        ReportWriter.json(report, new PrintWriter(json));
+        StructuredOutput.yamlOfJson(json.toString(), out);
+      }
+      case table -> ReportWriter.table(report, out);
     }
-    return 0;
+    return ExitCodes.OK;
+  }
+
+  /** The log's line count: the 100% of the progress (blank lines count too; close enough). */
+  private static long lines(Path file) {
+    try (Stream<String> lines = Files.lines(file)) {
+      return lines.count();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return 0;
+    }
   }
 }

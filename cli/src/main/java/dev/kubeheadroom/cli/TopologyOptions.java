@@ -19,6 +19,17 @@ public final class TopologyOptions {
           + "<topic-prefix>topology, e.g. headroom.topology). Env: HEADROOM_APPLICATION_ID.")
   String applicationId;
 
+  @Option(names = "--num-standby-replicas", paramLabel = "N", defaultValue = "0",
+      description = "Kafka Streams num.standby.replicas: warm copies of each task's state on other "
+          + "instances, for a fast failover (default: ${DEFAULT-VALUE}).")
+  int standbyReplicas;
+
+  @Option(names = "--group-instance-id", paramLabel = "ID", defaultValue = "${env:HEADROOM_GROUP_INSTANCE_ID}",
+      description = "Static membership: this instance's stable group.instance.id (the chart gives a "
+          + "StatefulSet pod its name), so a restart within the session timeout moves no task. "
+          + "Default: none (dynamic membership). Env: HEADROOM_GROUP_INSTANCE_ID.")
+  String groupInstanceId;
+
   /** The given id, or {@code <prefix>topology}: releases with different topic prefixes never share one. */
   static String applicationId(String given, Topics topics) {
     return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
@@ -27,6 +38,6 @@ public final class TopologyOptions {
   /** The topology stage from these options. */
   TopologySpec spec(KafkaConnection connection, Topics topics) {
     return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics), connection.client(),
-        stateDir), TopologySettings.defaults(topics));
+        stateDir, standbyReplicas, groupInstanceId == null ? "" : groupInstanceId), TopologySettings.defaults(topics));
   }
 }

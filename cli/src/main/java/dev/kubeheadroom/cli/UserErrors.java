@@ -5,9 +5,10 @@ import picocli.CommandLine;
 
 /**
  * Turns exceptions escaping a subcommand into one line on stderr. A {@link UserError} is the
- * user's mistake (exit 2, no stack trace); so is a Kafka client giving up on an unreachable broker,
- * which in a command line is a wrong address or a broker that is down, not a bug. Anything else is
- * ours (exit 1, stack trace kept, since that is a bug report).
+ * user's mistake ({@link ExitCodes#USAGE}, no stack trace); a Kafka client giving up on an
+ * unreachable broker is a wrong address or a broker that is down, not a bug
+ * ({@link ExitCodes#UNAVAILABLE}, one line). Anything else is ours ({@link ExitCodes#INTERNAL},
+ * stack trace kept, since that is a bug report).
  */
 final class UserErrors implements CommandLine.IExecutionExceptionHandler {
   @Override
@@ -17,18 +18,18 @@ final class UserErrors implements CommandLine.IExecutionExceptionHandler {
     if (line != null) {
       cmd.getErr().println("headroom " + cmd.getCommandName() + ": " + line);
       cmd.getErr().flush();
-      return UserError.EXIT_CODE;
+      return ex instanceof UserError ? ExitCodes.USAGE : ExitCodes.UNAVAILABLE;
     }
     cmd.getErr().println("headroom " + cmd.getCommandName() + ": internal error: " + ex);
     ex.printStackTrace(cmd.getErr());
     cmd.getErr().flush();
-    return 1;
+    return ExitCodes.INTERNAL;
   }
 
   /** The one line for an error the user can act on; null for a bug. */
   static String userMessage(Throwable ex) {
-    if (ex instanceof UserError userError) {
-      return userError.getMessage();
+    if (ex instanceof UserError || ex instanceof Unavailable) {
+      return ex.getMessage();
     }
     for (Throwable t = ex; t != null; t = t.getCause()) {
       if (t instanceof TimeoutException) {

@@ -131,6 +131,37 @@ class AuditCommandTest {
   }
 
   @Test
+  void explainAsJsonCarriesTheSameNumbersAsTheText() throws Exception {
+    CliRun r = cli("explain", "team-a/web-1", "-o", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    com.fasterxml.jackson.databind.JsonNode pod = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.stdout());
+    assertThat(pod.get("node").asText()).isEqualTo("n1");
+    assertThat(pod.get("limitMilli").asLong()).isEqualTo(4000);
+    assertThat(pod.get("requestMilli").asLong()).isEqualTo(2000);
+    assertThat(pod.get("slackMilli").asLong()).isEqualTo(8000);
+    assertThat(pod.get("factor").asDouble()).isEqualTo(2.0);
+    assertThat(pod.get("targetMilli").asLong()).isEqualTo(4000);
+    assertThat(pod.get("reason").asText()).isEqualTo("unchanged");
+    assertThat(pod.get("bookers")).hasSize(2);
+    assertThat(pod.get("lastDecision").get("targetMilli").asLong()).isEqualTo(4000);
+    // No --progress and no console: stderr stays free for errors.
+    assertThat(r.stderr()).doesNotContain("%");
+  }
+
+  @Test
+  void verifyAsYamlWithProgressInPercentOnStderr() throws Exception {
+    CliRun r = cli("audit", "--verify", "--from", "2020-01-01T00:00:00Z", "--to", Instant.now().toString(),
+        "-o", "yaml", "--progress");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper(
+        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(r.stdout());
+    assertThat(report.get("checked").asLong()).isPositive();
+    assertThat(report.get("differing").asLong()).isZero();
+    assertThat(report.get("differences")).isEmpty();
+    assertThat(r.stderr().lines()).last().isEqualTo("headroom audit: 100%");
+  }
+
+  @Test
   void aMomentBeforeTheRetainedHistoryIsAClearError() {
     CliRun r = cli("audit", "--at", "2020-01-01T00:00:00Z", "--pod", "team-a/web-1");
     assertThat(r.exitCode()).isEqualTo(2);

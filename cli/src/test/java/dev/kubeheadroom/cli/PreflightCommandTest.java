@@ -71,6 +71,17 @@ class PreflightCommandTest {
   }
 
   @Test
+  void theDefaultIsATableLikeKubectlAndYamlCarriesTheJsonRows() throws Exception {
+    CliRun table = preflight();
+    CliRun yaml = preflight("-o", "yaml");
+
+    assertThat(table.stdout()).startsWith("CHECK ").containsPattern("\\d+ passed, \\d+ warnings, 0 failed");
+    List<Result> fromYaml = new com.fasterxml.jackson.databind.ObjectMapper(
+        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readValue(yaml.stdout(), new TypeReference<List<Result>>() { });
+    assertThat(fromYaml).isEqualTo(results(preflight("--output", "json")));
+  }
+
+  @Test
   void aCleanClusterPassesEveryCheckAndExitsZero() {
     CliRun r = preflight("--output", "json");
 
@@ -90,7 +101,7 @@ class PreflightCommandTest {
 
     CliRun r = preflight("--output", "json");
 
-    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.BLOCKED);
     Result quota = row(results(r), "resourcequota");
     assertThat(quota.status()).isEqualTo(Status.FAIL);
     assertThat(quota.finding()).contains("team-a/compute (limits.cpu 20)", "403 Forbidden");
@@ -159,7 +170,7 @@ class PreflightCommandTest {
 
     CliRun r = preflight("--output", "json");
 
-    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.BLOCKED);
     Result nodes = row(results(r), "nodes");
     assertThat(nodes.status()).isEqualTo(Status.FAIL);
     assertThat(nodes.finding()).isEqualTo("every node running managed pods is excluded, nothing can be resized: "
@@ -215,7 +226,7 @@ class PreflightCommandTest {
     api.version(new ServerVersion("1", "34+", "v1.34.1-eks-f69f56f"));
     CliRun beta = preflight("--output", "json");
 
-    assertThat(old.exitCode()).isEqualTo(1);
+    assertThat(old.exitCode()).isEqualTo(ExitCodes.BLOCKED);
     Result oldRow = row(results(old), "kubernetes-version");
     assertThat(oldRow.status()).isEqualTo(Status.FAIL);
     assertThat(oldRow.finding()).contains("v1.32.4");
@@ -232,7 +243,7 @@ class PreflightCommandTest {
 
     CliRun r = preflight("--output", "json");
 
-    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.BLOCKED);
     List<Result> results = results(r);
     Result config = row(results, "headroom-config");
     assertThat(config.status()).isEqualTo(Status.FAIL);
@@ -291,7 +302,7 @@ class PreflightCommandTest {
 
     CliRun r = preflight("--output", "table");
 
-    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.BLOCKED);
     List<String> lines = r.stdout().lines().toList();
     assertThat(lines.get(0)).matches("CHECK +\\| STATUS \\| FINDING +\\| FIX");
     assertThat(lines).filteredOn(l -> !l.startsWith(" ")).hasSize(1 + 9 + 1);
@@ -305,7 +316,7 @@ class PreflightCommandTest {
   }
 
   @Test
-  void anUnreachableApiServerIsOneLineAndExitCodeTwo() throws IOException {
+  void anUnreachableApiServerIsOneLineAndExitCodeFour() throws IOException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
@@ -313,7 +324,8 @@ class PreflightCommandTest {
 
     CliRun r = CliRun.run("preflight", "--kube-api-url", "http://127.0.0.1:" + closedPort + "/");
 
-    assertThat(r.exitCode()).isEqualTo(2);
+    // Unavailable, not a usage error: the same command may pass once the server answers.
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
     assertThat(r.stdout()).isEmpty();
     assertThat(r.stderr().lines()).singleElement().asString()
         .startsWith("headroom preflight: cannot reach the Kubernetes API server at http://127.0.0.1:" + closedPort);

@@ -415,7 +415,7 @@ class OperatorChartTest {
   @Test
   void inconsistentValuesFailToRenderWithAClearMessage() {
     assertThatThrownBy(() -> Charts.operator("metrics-tls-without-cert-manager.yaml"))
-        .hasMessageContaining("metrics.certManagerTLS=true needs certmanager.enable=true");
+        .hasMessageContaining("metrics.certManagerTLS=true needs certmanager.enabled=true");
   }
 
   // --- helpers ---

@@ -44,8 +44,10 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Divides every time in the scenario and every pipeline time knob (default: ${DEFAULT-VALUE}).")
   double speed;
 
-  @Option(names = "--output", paramLabel = "json|table",
-      description = "table (default on a terminal): changes and a summary; json: the final state in the simulate form.")
+  // The CLI contract fixes this default (json unless stdout is a terminal).
+  @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml",
+      description = "table (default on a terminal): changes and a summary; json (default otherwise) or yaml: "
+          + "the final state in the simulate form.")
   OutputFormat output;
 
   @Option(names = "--startup-timeout", paramLabel = "SECONDS", defaultValue = "60", hidden = true)
@@ -58,7 +60,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    boolean json = OutputFormat.defaultFor(output) == OutputFormat.json;
+    OutputFormat format = OutputFormat.defaultFor(output);
+    boolean json = format != OutputFormat.table;
     PrintWriter live = json ? err : out;
     List<WatchEvent> events = scenario == null ? BuiltInScenario.events() : read(scenario, err);
     Path work = Files.createTempDirectory("headroom-demo-");
@@ -70,8 +73,12 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("headroom demo: " + line);
         err.flush();
       });
-      if (json) {
+      if (format == OutputFormat.json) {
         ReportWriter.json(result.report(), out);
+      } else if (format == OutputFormat.yaml) {
+        java.io.StringWriter document = new java.io.StringWriter();
+        ReportWriter.json(result.report(), new PrintWriter(document));
+        StructuredOutput.yamlOfJson(document.toString(), out);
       } else {
         out.println();
         result.summary().lines().forEach(out::println);

@@ -194,6 +194,11 @@ class DocsCommandsTest {
     if (sub.equals("demo")) {
       return CliRun.run(rewriter.demoArgs(args).toArray(String[]::new));
     }
+    if (sub.equals("completion")) {
+      CliRun r = CliRun.run(args.toArray(String[]::new));
+      assertThat(r.stdout()).as(c.text()).contains("complete -F");
+      return r;
+    }
     if (sub.equals("audit") || sub.equals("explain")) {
       CliRun r = CliRun.run(rewriter.historyArgs(args).toArray(String[]::new));
       assertThat(r.stdout()).as(c.text()).isNotBlank();

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -29,14 +30,27 @@ public final class TopologyRunner implements AutoCloseable {
    * @param applicationId the Streams application id (consumer group, internal topic prefix)
    * @param kafka Kafka's address and further client properties (SASL/SSL, tuning); they win
    * @param stateDir where RocksDB state lives
+   * @param standbyReplicas {@code num.standby.replicas}: warm copies of each task's state
+   * @param groupInstanceId static membership's {@code group.instance.id} (a stable pod name, as a
+   *     StatefulSet gives), or empty for dynamic membership
    */
-  public record Options(String applicationId, KafkaClientSettings kafka, Path stateDir) {
+  public record Options(String applicationId, KafkaClientSettings kafka, Path stateDir, int standbyReplicas,
+      String groupInstanceId) {
     public static final String DEFAULT_APPLICATION_ID = "headroom-topology";
 
     public Options {
       Objects.requireNonNull(applicationId, "applicationId");
       Objects.requireNonNull(kafka, "kafka");
       Objects.requireNonNull(stateDir, "stateDir");
+      Objects.requireNonNull(groupInstanceId, "groupInstanceId");
+      if (standbyReplicas < 0) {
+        throw new IllegalArgumentException("standbyReplicas must be >= 0: " + standbyReplicas);
+      }
+    }
+
+    /** No standby replicas, dynamic membership (Streams' defaults). */
+    public Options(String applicationId, KafkaClientSettings kafka, Path stateDir) {
+      this(applicationId, kafka, stateDir, 0, "");
     }
   }
 
@@ -110,6 +124,11 @@ public final class TopologyRunner implements AutoCloseable {
     // healed by the next node sync. Kafka Streams' idle check, meanwhile, formats a log line per
     // empty partition per record whether or not it is logged: ~15% of the stream thread.
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+    p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, options.standbyReplicas());
+    if (!options.groupInstanceId().isBlank()) {
+      // Main consumer only (the one in the group); Streams suffixes it with each thread's index.
+      p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), options.groupInstanceId());
+    }
     p.putAll(options.kafka().properties());
     return p;
   }

@@ -29,10 +29,10 @@ public final class CertManagerCheck implements Check {
               + "short-lived pods keep their birth limits",
           "helm repo add jetstack https://charts.jetstack.io && helm install cert-manager "
               + "jetstack/cert-manager -n cert-manager --create-namespace --set crds.enabled=true; or set spec.webhook.enabled: false and install "
-              + "the chart with --set webhook.enabled=false --set certmanager.enable=false");
+              + "the chart with --set webhook.enabled=false --set certmanager.enabled=false");
     }
     return Result.pass(NAME, "cert-manager is not installed; not needed while spec.webhook.enabled is false "
             + "(short-lived pods keep their birth limits)",
-        "install the chart with --set webhook.enabled=false --set certmanager.enable=false");
+        "install the chart with --set webhook.enabled=false --set certmanager.enabled=false");
   }
 }

@@ -74,7 +74,7 @@ public final class ClusterReader {
       info = client.getKubernetesVersion();
     } catch (KubernetesClientException e) {
       if (unreachable(e)) {
-        throw new PreflightException("cannot reach the Kubernetes API server at " + client.getMasterUrl()
+        throw PreflightException.unreachable("cannot reach the Kubernetes API server at " + client.getMasterUrl()
             + " (" + describe(e) + ")");
       }
       throw new PreflightException("GET /version on " + client.getMasterUrl() + " failed (" + describe(e) + ")");
@@ -107,7 +107,7 @@ public final class ClusterReader {
       return Listing.of(read.get());
     } catch (KubernetesClientException e) {
       if (unreachable(e)) {
-        throw new PreflightException("lost the Kubernetes API server while listing " + what + " (" + describe(e) + ")");
+        throw PreflightException.unreachable("lost the Kubernetes API server while listing " + what + " (" + describe(e) + ")");
       }
       return Listing.unreadable("cannot list " + what + " (" + describe(e) + ")");
     }
