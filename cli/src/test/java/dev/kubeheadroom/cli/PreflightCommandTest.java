@@ -30,57 +30,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+
 /**
  * {@code headroom preflight} against the API double: a clean cluster passes, then each failure of
  * the runbook's preflight is planted on its own and must show up in its row, with its fix and the
  * exit code.
  */
-class PreflightCommandTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  ApiServerDouble api;
-  KubernetesClient seed;
-  @TempDir
-  Path temp;
-  Path kubeconfig;
-
-  @BeforeEach
-  void aCleanCluster() {
-    // Given: Kubernetes 1.35, a valid enforcing HeadroomConfig, team-a managed with a Deployment's
-    // pod on a Linux node, cert-manager installed.
-    api = ApiServerDouble.start();
-    kubeconfig = temp.resolve("admin.kubeconfig");
-    api.writeAdminKubeconfig(kubeconfig);
-    seed = api.seedClient();
-    headroomConfig(Map.of("dryRun", false));
-    namespace("team-a", Map.of("kube-headroom.dev/mode", "managed"));
-    namespace("team-b", Map.of());
-    node("n1", Map.of("kubernetes.io/os", "linux"));
-    pod("team-a", "web-7c9d-x1", "n1", "web-7c9d");
-    seed.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName("certificates.cert-manager.io").endMetadata()
-        .withNewSpec().withGroup("cert-manager.io").withScope("Namespaced")
-        .withNewNames().withKind("Certificate").withPlural("certificates").withSingular("certificate").endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true).endVersion()
-        .endSpec().build()).create();
-  }
-
-  @AfterEach
-  void stop() {
-    api.close();
-  }
-
-  @Test
-  void theDefaultIsATableLikeKubectlAndYamlCarriesTheJsonRows() throws Exception {
-    CliRun table = preflight();
-    CliRun yaml = preflight("-o", "yaml");
-
-    assertThat(table.stdout()).startsWith("CHECK ").containsPattern("\\d+ passed, \\d+ warnings, 0 failed");
-    List<Result> fromYaml = new com.fasterxml.jackson.databind.ObjectMapper(
-        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readValue(yaml.stdout(), new TypeReference<List<Result>>() { });
-    assertThat(fromYaml).isEqualTo(results(preflight("--output", "json")));
-  }
-
+class PreflightCommandTest extends PreflightFixture {
   @Test
   void aCleanClusterPassesEveryCheckAndExitsZero() {
     CliRun r = preflight("--output", "json");
@@ -278,135 +234,5 @@ class PreflightCommandTest {
     assertThat(managed.status()).isEqualTo(Status.WARN);
     assertThat(managed.finding()).contains("no namespace is managed", "team-a (mode=true)");
     assertThat(managed.fix()).isEqualTo("kubectl label ns <namespace> kube-headroom.dev/mode=managed");
-  }
-
-  @Test
-  void jsonOutputIsAnArrayOfCheckStatusFindingAndFix() throws IOException {
-    CliRun r = preflight("--output", "json");
-
-    JsonNode array = JSON.readTree(r.stdout());
-    assertThat(array.isArray()).isTrue();
-    assertThat(array).hasSize(9);
-    JsonNode first = array.get(0);
-    assertThat(first.fieldNames()).toIterable().containsExactly("check", "status", "finding", "fix");
-    assertThat(first.get("check").asText()).isEqualTo("kubernetes-version");
-    assertThat(first.get("status").asText()).isEqualTo("PASS");
-    assertThat(first.get("fix").isNull()).isTrue();
-  }
-
-  @Test
-  void tableOutputHasAHeaderARowPerCheckAndTheTally() {
-    quota("team-a", "compute", Map.of("limits.cpu", "20"));
-    node("win-1", Map.of("kubernetes.io/os", "windows"));
-    pod("team-a", "iis-1", "win-1", null);
-
-    CliRun r = preflight("--output", "table");
-
-    assertThat(r.exitCode()).isEqualTo(ExitCodes.BLOCKED);
-    List<String> lines = r.stdout().lines().toList();
-    assertThat(lines.get(0)).matches("CHECK +\\| STATUS \\| FINDING +\\| FIX");
-    assertThat(lines).filteredOn(l -> !l.startsWith(" ")).hasSize(1 + 9 + 1);
-    assertThat(lines).filteredOn(l -> l.startsWith("resourcequota ")).singleElement().asString()
-        .matches("resourcequota +\\| FAIL +\\| limits\\.cpu quota in managed namespaces: .* \\| drop limits\\.cpu .*");
-    // A long finding continues under its own column; the fix stays on one line.
-    assertThat(lines).anySatisfy(l -> assertThat(l).matches(" +\\| +\\| .*403 Forbidden"));
-    assertThat(lines).filteredOn(l -> l.contains("|"))
-        .allSatisfy(l -> assertThat(l.split("\\|")[2].strip()).hasSizeLessThanOrEqualTo(PreflightCommand.FINDING_WIDTH));
-    assertThat(lines.get(lines.size() - 1)).isEqualTo("7 passed, 1 warnings, 1 failed");
-  }
-
-  @Test
-  void anUnreachableApiServerIsOneLineAndExitCodeFour() throws IOException {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
-
-    CliRun r = CliRun.run("preflight", "--kube-api-url", "http://127.0.0.1:" + closedPort + "/");
-
-    // Unavailable, not a usage error: the same command may pass once the server answers.
-    assertThat(r.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-    assertThat(r.stdout()).isEmpty();
-    assertThat(r.stderr().lines()).singleElement().asString()
-        .startsWith("headroom preflight: cannot reach the Kubernetes API server at http://127.0.0.1:" + closedPort);
-  }
-
-  // ---- given helpers -------------------------------------------------------------------------
-
-  private CliRun preflight(String... args) {
-    String[] all = new String[args.length + 3];
-    all[0] = "preflight";
-    all[1] = "--kubeconfig"; // the double, like a real server, answers 401 without credentials
-    all[2] = kubeconfig.toString();
-    System.arraycopy(args, 0, all, 3, args.length);
-    return CliRun.run(all);
-  }
-
-  private static List<Result> results(CliRun r) {
-    try {
-      return JSON.readValue(r.stdout(), new TypeReference<List<Result>>() { });
-    } catch (IOException e) {
-      throw new AssertionError("not a JSON array of results: " + r.stdout() + r.stderr(), e);
-    }
-  }
-
-  private static Result row(List<Result> results, String check) {
-    return results.stream().filter(r -> r.check().equals(check)).findFirst()
-        .orElseThrow(() -> new AssertionError("no row " + check + " in " + results));
-  }
-
-  private void headroomConfig(Map<String, Object> spec) {
-    GenericKubernetesResource config = new GenericKubernetesResourceBuilder()
-        .withApiVersion("kube-headroom.dev/v1alpha1").withKind("HeadroomConfig")
-        .withNewMetadata().withName("cluster").withGeneration(1L).endMetadata()
-        .withAdditionalProperties(Map.of("spec", spec)).build();
-    seed.genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).resource(config).createOr(c -> c.update());
-  }
-
-  private void namespace(String name, Map<String, String> labels) {
-    seed.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels)
-        .endMetadata().build()).create();
-  }
-
-  private void node(String name, Map<String, String> labels) {
-    seed.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-        .withNewStatus().withAllocatable(Map.of("cpu", new Quantity("16"))).endStatus().build()).create();
-  }
-
-  /** A Burstable pod on {@code node}; owned by ReplicaSet {@code replicaSet} when given. */
-  private void pod(String namespace, String name, String node, String replicaSet) {
-    PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withNewSpec().withNodeName(node).addNewContainer().withName("app").withImage("app")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity("500m"))).endResources().endContainer()
-        .endSpec();
-    if (replicaSet != null) {
-      pod.editMetadata().addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet")
-          .withName(replicaSet).withUid("uid-" + replicaSet).withController(true).endOwnerReference().endMetadata();
-    }
-    seed.pods().inNamespace(namespace).resource(pod.build()).create();
-  }
-
-  private void quota(String namespace, String name, Map<String, String> hard) {
-    Map<String, Quantity> quantities = new HashMap<>();
-    hard.forEach((k, v) -> quantities.put(k, new Quantity(v)));
-    seed.resourceQuotas().inNamespace(namespace).resource(new ResourceQuotaBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withNewSpec().withHard(quantities).endSpec().build()).create();
-  }
-
-  /** A VPA on {@code kind/target}; {@code controlledValues} null means the default (RequestsAndLimits). */
-  private void vpa(String namespace, String name, String kind, String target, String controlledValues) {
-    Map<String, Object> spec = new HashMap<>();
-    spec.put("targetRef", Map.of("apiVersion", "apps/v1", "kind", kind, "name", target));
-    spec.put("updatePolicy", Map.of("updateMode", "Recreate"));
-    if (controlledValues != null) {
-      spec.put("resourcePolicy", Map.of("containerPolicies",
-          List.of(Map.of("containerName", "*", "controlledValues", controlledValues))));
-    }
-    seed.genericKubernetesResources(ApiServerDouble.VERTICAL_POD_AUTOSCALER).inNamespace(namespace)
-        .resource(new GenericKubernetesResourceBuilder().withApiVersion("autoscaling.k8s.io/v1")
-            .withKind("VerticalPodAutoscaler").withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-            .withAdditionalProperties(Map.of("spec", spec)).build())
-        .create();
   }
 }

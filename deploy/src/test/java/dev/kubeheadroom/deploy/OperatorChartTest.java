@@ -39,10 +39,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The operator chart rendered with default and non-default values, asserted on parsed objects. */
 class OperatorChartTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> STAGES = List.of("ingest", "topology", "actuator", "webhook");
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final List<String> STAGES = List.of("ingest", "topology", "actuator", "webhook");
 
-  private static Rendered render(String values) {
+  static Rendered render(String values) {
     return values.equals("defaults") ? Charts.operator() : Charts.operator(values);
   }
 
@@ -229,73 +229,6 @@ class OperatorChartTest {
   }
 
   @Test
-  void metricsSelfSignByDefaultAndTheServiceMonitorIsOff() {
-    Rendered rendered = Charts.operator();
-
-    assertThat(rendered.containers()).allSatisfy(c -> {
-      assertThat(c.getArgs()).noneMatch(a -> a.startsWith("--metrics-cert-path"));
-      assertThat(c.getArgs()).contains("--metrics-port=8443");
-    });
-    assertThat(rendered.generic("ServiceMonitor")).isEmpty();
-    assertThat(rendered.find(GenericKubernetesResource.class, RELEASE + "-metrics-cert")).isEmpty();
-  }
-
-  @Test
-  void certManagerMetricsTlsMountsTheCertAndTheServiceMonitorVerifiesItsCa() {
-    Rendered rendered = Charts.operator("production.yaml");
-
-    GenericKubernetesResource cert = certificate(rendered, RELEASE + "-metrics-cert");
-    String secret = spec(cert).get("secretName").asText();
-    assertThat(secret).isEqualTo("metrics-server-cert");
-    assertThat(spec(cert).get("dnsNames")).extracting(JsonNode::asText).containsExactlyInAnyOrder(
-        RELEASE + "-metrics." + NAMESPACE + ".svc", RELEASE + "-metrics." + NAMESPACE + ".svc.cluster.local");
-    assertThat(rendered.deployments()).allSatisfy(d -> {
-      String path = flag(d, "--metrics-cert-path").orElseThrow();
-      Container c = container(d);
-      VolumeMount mount = c.getVolumeMounts().stream()
-          .filter(m -> m.getMountPath().equals(path)).findFirst().orElseThrow();
-      assertThat(d.getSpec().getTemplate().getSpec().getVolumes())
-          .filteredOn(v -> v.getName().equals(mount.getName()))
-          .singleElement().satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo(secret));
-    });
-
-    JsonNode endpoint = spec(serviceMonitor(rendered)).at("/endpoints/0");
-    assertThat(endpoint.get("scheme").asText()).isEqualTo("https");
-    JsonNode tls = endpoint.get("tlsConfig");
-    assertThat(tls.get("insecureSkipVerify").asBoolean(true)).isFalse();
-    assertThat(tls.at("/ca/secret/name").asText()).isEqualTo(secret);
-    assertThat(tls.at("/ca/secret/key").asText()).isEqualTo("ca.crt");
-    assertThat(tls.get("serverName").asText()).isEqualTo(RELEASE + "-metrics." + NAMESPACE + ".svc");
-    assertThat(serviceMonitor(rendered).getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
-  }
-
-  @Test
-  void serviceMonitorWithoutCertManagerTlsSkipsVerification() {
-    Rendered rendered = Charts.operator("all-in-one.yaml", "prometheus-only.yaml");
-
-    JsonNode tls = spec(serviceMonitor(rendered)).at("/endpoints/0/tlsConfig");
-    assertThat(tls.get("insecureSkipVerify").asBoolean(false)).isTrue();
-    assertThat(tls.has("ca")).isFalse();
-  }
-
-  @Test
-  void serviceMonitorSelectsTheMetricsServiceWhichSelectsEveryHeadroomPod() {
-    Rendered rendered = Charts.operator("production.yaml");
-
-    Service metrics = rendered.one(Service.class, RELEASE + "-metrics");
-    JsonNode selector = spec(serviceMonitor(rendered)).at("/selector/matchLabels");
-    selector.properties().forEach(e ->
-        assertThat(metrics.getMetadata().getLabels()).containsEntry(e.getKey(), e.getValue().asText()));
-    assertThat(spec(serviceMonitor(rendered)).at("/endpoints/0/port").asText())
-        .isIn(metrics.getSpec().getPorts().stream().map(p -> p.getName()).toList());
-    // headroom_pod_{target,applied_limit}_cores{namespace,pod} name the managed pod, not the scrape target
-    assertThat(spec(serviceMonitor(rendered)).at("/endpoints/0/honorLabels").asBoolean()).isTrue();
-    assertThat(rendered.deployments()).hasSize(4).allSatisfy(d ->
-        assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
-            .containsAllEntriesOf(metrics.getSpec().getSelector()));
-  }
-
-  @Test
   void kafkaSettingsReachEveryContainerWithDefaults() {
     Rendered rendered = Charts.operator();
 
@@ -420,19 +353,19 @@ class OperatorChartTest {
 
   // --- helpers ---
 
-  private static GenericKubernetesResource certificate(Rendered rendered, String name) {
+  static GenericKubernetesResource certificate(Rendered rendered, String name) {
     return rendered.generic("Certificate").stream()
         .filter(c -> c.getMetadata().getName().equals(name)).findFirst()
         .orElseThrow(() -> new AssertionError("no Certificate " + name));
   }
 
-  private static GenericKubernetesResource serviceMonitor(Rendered rendered) {
+  static GenericKubernetesResource serviceMonitor(Rendered rendered) {
     List<GenericKubernetesResource> monitors = rendered.generic("ServiceMonitor");
     assertThat(monitors).hasSize(1);
     return monitors.get(0);
   }
 
-  private static JsonNode spec(GenericKubernetesResource resource) {
+  static JsonNode spec(GenericKubernetesResource resource) {
     return JSON.valueToTree(resource.getAdditionalProperties().get("spec"));
   }
 }

@@ -5,8 +5,6 @@ import static dev.kubeheadroom.kubedouble.JsonResponses.ok;
 import static dev.kubeheadroom.kubedouble.JsonResponses.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import dev.kubeheadroom.kubedouble.PodAdmission.NamespaceObjects;
@@ -14,9 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
-import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +44,6 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   static final String SEED_HEADER = "X-Kube-Double-Seed";
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerDispatcher.class);
-  private static final ObjectMapper JSON = Serialization.jsonMapper();
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final FaultInjector faults = new FaultInjector();
@@ -113,9 +108,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     // request is answered from a copy.
     String patchBody = api.verb() == Verb.PATCH ? request.getUtf8Body() : "";
     RecordedRequest answered = api.verb() == Verb.PATCH
-        ? new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
-            new Buffer(patchBody.getBytes(StandardCharsets.UTF_8)))
-        : request;
+        ? RequestRewrites.withBody(request, patchBody.getBytes(StandardCharsets.UTF_8)) : request;
     Optional<Fault> fault = faults.take(api);
     MockResponse response = fault.flatMap(f -> StatusResponses.programmed(f, api))
         .orElseGet(() -> answer(api, answered, caller.caller(), false));
@@ -146,7 +139,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return locked(lock.writeLock(), () -> patchStatus(api, request));
       }
       if (api.verb() == Verb.UPDATE && api.subresource().equals("status") && !api.query().isEmpty()) {
-        return locked(lock.writeLock(), () -> super.dispatch(withoutQuery(request)));
+        return locked(lock.writeLock(), () -> super.dispatch(RequestRewrites.withoutQuery(request)));
       }
       if (api.verb() == Verb.WATCH) {
         return locked(lock.readLock(), () -> watchEndpoint.watch(api));
@@ -229,9 +222,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     if (!seed) { // seeding bypasses admission: objects that predate a LimitRange exist on real clusters
       quotas = PodAdmission.validateCreate(pod, NamespaceObjects.read(api.namespace(), this::stored));
     }
-    byte[] body = pod.toString().getBytes(StandardCharsets.UTF_8);
-    MockResponse created = super.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
-        request.getPath(), request.getHeaders(), new Buffer(body)));
+    MockResponse created = super.dispatch(
+        RequestRewrites.withBody(request, pod.toString().getBytes(StandardCharsets.UTF_8)));
     if (created.code() / 100 == 2) {
       quotas.forEach(this::storeQuota);
     }
@@ -239,13 +231,12 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   }
 
   /**
-   * {@code PATCH .../status} of a custom resource. A JSON merge patch is applied here (RFC 7386:
-   * lists are replaced; the stock mock appends to them, so a condition list would grow) and handed
-   * to the stock handler as a JSON patch setting {@code /status}; other patch types go to it as
-   * they are. Either way without the query.
+   * {@code PATCH .../status} of a custom resource: a JSON merge patch becomes the JSON patch the
+   * stock handler applies correctly ({@link RequestRewrites}); other patch types go to it as they
+   * are. Either way without the query.
    */
   private MockResponse patchStatus(ApiRequest api, RecordedRequest request) {
-    RecordedRequest bare = withoutQuery(request);
+    RecordedRequest bare = RequestRewrites.withoutQuery(request);
     if (Patches.of(api.contentType()) != Patches.MERGE) {
       return super.dispatch(bare);
     }
@@ -254,27 +245,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     if (entry == null) {
       throw ApiError.notFound(api.resource(), api.name()).asFailure();
     }
-    ObjectNode merged = Patches.MERGE.apply(read(entry.getValue()), Patches.MERGE.parse(bare.getUtf8Body()));
-    ArrayNode ops = JSON.createArrayNode();
-    ops.addObject().put("op", "add").put("path", "/status")
-        .set("value", merged.path("status").isObject() ? merged.get("status") : JSON.createObjectNode());
-    return super.dispatch(new RecordedRequest(bare.getHttpVersion(), bare.method(), bare.getPath(),
-        bare.getHeaders().newBuilder().set("Content-Type", "application/json-patch+json").build(),
-        new Buffer(ops.toString().getBytes(StandardCharsets.UTF_8))));
-  }
-
-  /**
-   * The stock mock recognises a status write by {@code path.endsWith("/status")}, so a query
-   * ({@code ?fieldManager=...}, which a real server accepts) would turn it into a write of the
-   * whole object. Its parameters change nothing the mock models: drop them.
-   */
-  private static RecordedRequest withoutQuery(RecordedRequest request) {
-    String path = request.getPath();
-    if (path.indexOf('?') < 0) {
-      return request;
-    }
-    return new RecordedRequest(request.getHttpVersion(), request.method(), path.substring(0, path.indexOf('?')),
-        request.getHeaders(), new Buffer(request.getUtf8Body().getBytes(StandardCharsets.UTF_8)));
+    return super.dispatch(RequestRewrites.asJsonPatch(bare, read(entry.getValue())));
   }
 
   // ---- the store, for the kubelet double and seeding ------------------------------------------
