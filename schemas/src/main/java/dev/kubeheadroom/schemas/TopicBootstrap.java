@@ -32,6 +32,11 @@ public final class TopicBootstrap {
     }
   }
 
+  /** How long checkpoints are kept: twice the raw events' retention (see {@link #ensure}). */
+  public static Duration checkpointRetention(TopicLayout layout) {
+    return layout.retention().multipliedBy(2);
+  }
+
   public static void ensure(Admin admin, Topics topics, TopicLayout layout, Duration timeout) {
     try {
       Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -53,11 +58,15 @@ public final class TopicBootstrap {
             .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
       }
       if (!existing.contains(topics.checkpoints())) {
-        // Compacted, not deleted by age: the checkpoints are what an audit of a moment whose raw
-        // events retention dropped starts from. As many partitions as the node-keyed topics, so
-        // `audit --verify` reads them in parallel.
+        // Compacted (a re-derived checkpoint replaces its twin) and deleted by age at twice the
+        // raw events' retention: every key is a new boundary, so compaction alone would keep one
+        // record per node per 10 minutes forever. Twice the retention still leaves an audit of any
+        // retained moment its checkpoint, and one the raw events' retention dropped a start. As
+        // many partitions as the node-keyed topics, so `audit --verify` reads them in parallel.
         missing.add(new NewTopic(topics.checkpoints(), layout.partitions(), layout.replicationFactor())
-            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(checkpointRetention(layout).toMillis()))));
       }
       if (!missing.isEmpty()) {
         try {

@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.common.config.ConfigResource;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @WithKafka
@@ -35,6 +38,22 @@ class TopicBootstrapTest {
       // then the check waits for them and passes, rather than failing on "unknown topic"
       checked.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       assertThat(checked).isCompleted();
+    }
+  }
+
+  // Every checkpoint boundary is a new key, so compaction alone would keep every one forever:
+  // the topic is also deleted by age, at twice the raw events' retention.
+  @Test
+  void checkpointsAreCompactedAndDeletedAtTwiceTheRawRetention(KafkaBroker kafka) throws Exception {
+    Topics topics = new Topics(TestKafka.uniqueName("checkpoints") + ".");
+    TopicLayout layout = TopicLayout.singleBroker(2);
+    try (Admin admin = kafka.admin()) {
+      TopicBootstrap.ensure(admin, topics, layout, TIMEOUT);
+      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topics.checkpoints());
+      Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+      assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
+      assertThat(Long.parseLong(config.get("retention.ms").value()))
+          .isEqualTo(layout.retention().toMillis() * 2);
     }
   }
 }
