@@ -38,7 +38,10 @@ class ValuesSchemaTest {
         Arguments.of("extraArgs: [\"topic-retention=1h\"]\n", "extraArgs"),
         Arguments.of("extraEnv: [{value: x}]\n", "name"),
         Arguments.of("topology:\n  standbyReplicas: -1\n", "topology.standbyReplicas"),
-        Arguments.of("kafka:\n  topics:\n    retention: 7days\n", "kafka.topics.retention"));
+        Arguments.of("kafka:\n  topics:\n    retention: 7days\n", "kafka.topics.retention"),
+        Arguments.of("logging:\n  format: xml\n", "logging.format"),
+        Arguments.of("metrics:\n  podSeries: -5\n", "metrics.podSeries"),
+        Arguments.of("prometheusRule:\n  enable: true\n", "enable"));
   }
 
   @ParameterizedTest
