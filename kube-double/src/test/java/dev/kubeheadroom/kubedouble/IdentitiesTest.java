@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The identities the double hands out: ServiceAccount tokens, clients and kubeconfig files. */
+@org.junit.jupiter.api.parallel.Isolated // sets the kubeconfig system property for a moment
 class IdentitiesTest {
   private ApiServerDouble api;
 
