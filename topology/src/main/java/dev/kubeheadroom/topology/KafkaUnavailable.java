@@ -1,5 +1,6 @@
 package dev.kubeheadroom.topology;
 
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 /**
@@ -14,16 +15,22 @@ import org.apache.kafka.common.errors.TimeoutException;
  *   <li>the producer refusing any other transactional call after one timed out ("Cannot attempt
  *       operation `beginTransaction` because the previous call to `abortTransaction` timed out
  *       and must be retried"): an {@link IllegalStateException}, not a Kafka exception, that
- *       Streams does not retry; only a new producer (a new stream thread) gets past it.
+ *       Streams does not retry; only a new producer (a new stream thread) gets past it;
+ *   <li>the producer's abortable error once sends it could not deliver within
+ *       {@code delivery.timeout.ms} are given up ("The client hasn't received acknowledgment for
+ *       some previously sent messages and can no longer retry them"), which a commit across the
+ *       outage meets: a plain {@code KafkaException}, which again only a new producer gets past.
  * </ul>
  */
 final class KafkaUnavailable {
   /** The tail of the producer's message for a pending timed-out transactional call. */
   static final String TIMED_OUT_CALL = "timed out and must be retried";
+  /** The producer's message for sends given up after {@code delivery.timeout.ms}. */
+  static final String UNACKNOWLEDGED_SENDS = "can no longer retry them";
 
   private KafkaUnavailable() {}
 
-  /** True if either shape is anywhere in {@code e}'s cause chain. */
+  /** True if any of these shapes is anywhere in {@code e}'s cause chain. */
   static boolean causedBy(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof TimeoutException) {
@@ -31,6 +38,10 @@ final class KafkaUnavailable {
       }
       if (t instanceof IllegalStateException && t.getMessage() != null
           && t.getMessage().contains(TIMED_OUT_CALL)) {
+        return true;
+      }
+      if (t instanceof KafkaException && t.getMessage() != null
+          && t.getMessage().contains(UNACKNOWLEDGED_SENDS)) {
         return true;
       }
     }

@@ -30,6 +30,19 @@ class KafkaUnavailableTest {
   }
 
   @Test
+  void aCommitMeetingSendsTheProducerGaveUpOnIsKafkaBeingAway() {
+    // What a commit across an outage failed the thread with (KafkaOutageTopologyTest, .ci/run):
+    // sends past delivery.timeout.ms leave the transaction abortable; only a new producer helps.
+    Exception e = new StreamsException("Error encountered trying to add offsets to a transaction",
+        new org.apache.kafka.common.KafkaException("The client hasn't received acknowledgment for some "
+            + "previously sent messages and can no longer retry them. It is safe to abort the transaction and continue."));
+    assertThat(KafkaUnavailable.causedBy(e)).isTrue();
+    // other Kafka exceptions stay bugs
+    assertThat(KafkaUnavailable.causedBy(new StreamsException(new org.apache.kafka.common.KafkaException("boom"))))
+        .isFalse();
+  }
+
+  @Test
   void anythingElseIsABug() {
     assertThat(KafkaUnavailable.causedBy(new StreamsException(new IllegalStateException("bug"))))
         .isFalse();
