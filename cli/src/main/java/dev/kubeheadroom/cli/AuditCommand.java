@@ -31,8 +31,6 @@ import picocli.CommandLine.Spec;
         "decision and checkpoint in [--from, --to] re-derives from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
-  /** Records between two progress checks of {@code --verify}. */
-  static final long PROGRESS_EVERY = 10_000;
 
   @Spec CommandSpec spec;
   @Mixin KafkaOptions kafka;

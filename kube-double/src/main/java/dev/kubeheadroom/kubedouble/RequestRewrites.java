@@ -49,7 +49,7 @@ final class RequestRewrites {
     if (path.indexOf('?') < 0) {
       return request;
     }
-    return withBody(new RecordedRequest(request.getHttpVersion(), request.method(), path.substring(0, path.indexOf('?')),
-        request.getHeaders(), new Buffer(new byte[0])), request.getUtf8Body().getBytes(StandardCharsets.UTF_8));
+    return new RecordedRequest(request.getHttpVersion(), request.method(), path.substring(0, path.indexOf('?')),
+        request.getHeaders(), new Buffer(request.getUtf8Body().getBytes(StandardCharsets.UTF_8)));
   }
 }

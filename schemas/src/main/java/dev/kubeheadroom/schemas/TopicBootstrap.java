@@ -33,7 +33,7 @@ public final class TopicBootstrap {
   }
 
   /** How long checkpoints are kept: twice the raw events' retention (see {@link #ensure}). */
-  public static Duration checkpointRetention(TopicLayout layout) {
+  private static Duration checkpointRetention(TopicLayout layout) {
     return layout.retention().multipliedBy(2);
   }
 
