@@ -101,7 +101,7 @@ class OperatorImageTest {
     // TLS with EC certificates, JMX's platform beans, Kafka's Kerberos login: not found by jdeps alone
     assertThat(release).contains("java.base").contains("jdk.crypto.ec").contains("jdk.management")
         .contains("jdk.security.auth").contains("java.naming");
-    // what ldd lists for the runtime (glibc, zlib, libstdc++ for libjvm) and RocksDB's JNI library
+    // what ldd lists for the runtime (glibc, zlib, libstdc++ for libjvm) and RocksDB's JNI library (librt)
     assertThat(image.files()).containsKeys("lib/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/libz.so.1",
         "lib/x86_64-linux-gnu/libstdc++.so.6", "lib/x86_64-linux-gnu/libgcc_s.so.1", "lib/x86_64-linux-gnu/librt.so.1");
     // no desktop natives, so none of X11, fonts or sound
@@ -169,7 +169,7 @@ class OperatorImageTest {
     config.path("Env").forEach(env -> pb.environment().put(env.asText().split("=", 2)[0], env.asText().split("=", 2)[1]));
     Process process = pb.start();
     try {
-      boolean ended = process.waitFor(120, TimeUnit.SECONDS); // seconds when idle; ~45 s seen on a loaded CI box
+      boolean ended = process.waitFor(120, TimeUnit.SECONDS); // seconds when idle; ~45 s seen at load average 45
       String output = Files.readString(log);
       assertThat(ended).as("still running after 120 s: " + output).isTrue();
       return new Run(process.exitValue(), output);
