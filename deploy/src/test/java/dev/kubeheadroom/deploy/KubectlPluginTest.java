@@ -57,7 +57,7 @@ class KubectlPluginTest {
     assertThat(r.code()).as(r.err()).isZero();
     // stdin is not a terminal here (a pipe, as `... | kubectl headroom policy`): it is passed on.
     assertThat(r.out().strip()).isEqualTo("EXEC --namespace kube-headroom-system exec --container headroom --stdin "
-        + "deployment/kube-headroom-actuator -- java -Xmx256m -jar /opt/headroom/headroom.jar explain team-a/web-1 -o json "
+        + "deployment/kube-headroom-actuator -- /opt/java/bin/java -Xmx256m -cp @/app/jib-classpath-file dev.kubeheadroom.cli.Main explain team-a/web-1 -o json "
         + "--kafka-bootstrap-servers=kafka:9092 --topic-prefix=eu. "
         + "--kafka-client-properties=/etc/headroom/kafka/client.properties");
   }
@@ -76,7 +76,7 @@ class KubectlPluginTest {
         "completion", "bash");
 
     assertThat(r.out().strip()).isEqualTo("EXEC --namespace ops --context prod exec --container headroom --stdin "
-        + "deployment/kube-headroom-all-in-one -- java -Xmx256m -jar /opt/headroom/headroom.jar completion bash");
+        + "deployment/kube-headroom-all-in-one -- /opt/java/bin/java -Xmx256m -cp @/app/jib-classpath-file dev.kubeheadroom.cli.Main completion bash");
   }
 
   @Test

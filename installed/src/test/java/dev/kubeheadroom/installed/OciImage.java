@@ -8,18 +8,25 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
  * An OCI image layout tarball (what {@code jib:buildTar} writes with format OCI) read without any
  * container tooling: {@code index.json} → manifest → config and layers, each layer a gzipped tar
- * whose regular files are read into memory (the image is small enough for a test).
+ * whose regular files are read into memory (the image is small enough for a test), with the mode
+ * of every file and directory.
  */
-record OciImage(JsonNode config, Map<String, byte[]> files) {
+record OciImage(JsonNode config, Map<String, byte[]> files, Map<String, Integer> modes) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   static OciImage read(Path tarball) throws IOException {
@@ -31,12 +38,56 @@ record OciImage(JsonNode config, Map<String, byte[]> files) {
     JsonNode manifest = JSON.readTree(blob(blobs, index.path("manifests").get(0).path("digest").asText()));
     JsonNode config = JSON.readTree(blob(blobs, manifest.path("config").path("digest").asText()));
     Map<String, byte[]> files = new LinkedHashMap<>();
+    Map<String, Integer> modes = new LinkedHashMap<>();
     for (JsonNode layer : manifest.path("layers")) {
       try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(blob(blobs, layer.path("digest").asText())))) {
-        files.putAll(Tar.entries(gz));
+        files.putAll(Tar.entries(gz, modes));
       }
     }
-    return new OciImage(config, files);
+    return new OciImage(config, files, modes);
+  }
+
+  /** The image's Entrypoint. */
+  List<String> entrypoint() {
+    List<String> entrypoint = new ArrayList<>();
+    config.path("config").path("Entrypoint").forEach(arg -> entrypoint.add(arg.asText()));
+    return entrypoint;
+  }
+
+  /**
+   * Writes the image's filesystem under {@code root} as a container runtime would (directories
+   * and regular files with their modes, owned by whoever runs this), for a chroot into it.
+   */
+  void unpack(Path root) throws IOException {
+    for (Map.Entry<String, byte[]> file : files.entrySet()) {
+      Path path = root.resolve(file.getKey());
+      Files.createDirectories(path.getParent());
+      Files.write(path, file.getValue());
+    }
+    for (Map.Entry<String, Integer> mode : modes.entrySet()) {
+      Path path = root.resolve(mode.getKey());
+      Files.createDirectories(files.containsKey(mode.getKey()) ? path.getParent() : path);
+      Files.setPosixFilePermissions(path, permissions(mode.getValue()));
+    }
+    // a directory the layers only imply (and the root) is 755, as a runtime makes it, whatever the umask
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path dir : paths.filter(Files::isDirectory).toList()) {
+        if (!modes.containsKey(root.relativize(dir).toString())) {
+          Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+      }
+    }
+  }
+
+  private static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
+    PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ ... OTHERS_EXECUTE, high bit first
+    for (int i = 0; i < bits.length; i++) {
+      if ((mode & (1 << (bits.length - 1 - i))) != 0) {
+        permissions.add(bits[i]);
+      }
+    }
+    return permissions;
   }
 
   String text(String path) {
@@ -55,11 +106,18 @@ record OciImage(JsonNode config, Map<String, byte[]> files) {
     return blob;
   }
 
-  /** A minimal ustar/PAX reader: regular files only, by path (leading "/" and "./" dropped). */
+  /**
+   * A minimal ustar/PAX reader: regular files by path (leading "/" and "./" dropped), and the mode
+   * of each file and directory into {@code modes}.
+   */
   static final class Tar {
     private Tar() {}
 
     static Map<String, byte[]> entries(InputStream in) throws IOException {
+      return entries(in, new HashMap<>());
+    }
+
+    static Map<String, byte[]> entries(InputStream in, Map<String, Integer> modes) throws IOException {
       Map<String, byte[]> entries = new HashMap<>();
       String paxPath = null;
       while (true) {
@@ -77,10 +135,14 @@ record OciImage(JsonNode config, Map<String, byte[]> files) {
           paxPath = paxValue(new String(data, StandardCharsets.UTF_8), "path");
           continue;
         }
-        String path = paxPath != null ? paxPath : prefix.isEmpty() ? name : prefix + "/" + name;
+        String path = (paxPath != null ? paxPath : prefix.isEmpty() ? name : prefix + "/" + name)
+            .replaceFirst("^\\./", "").replaceFirst("^/", "").replaceFirst("/$", "");
         paxPath = null;
         if (type == '0' || type == 0) {
-          entries.put(path.replaceFirst("^\\./", "").replaceFirst("^/", ""), data);
+          entries.put(path, data);
+        }
+        if ((type == '0' || type == 0 || type == '5') && !path.isEmpty()) {
+          modes.put(path, Integer.parseInt(field(header, 100, 8).trim(), 8) & 0777);
         }
       }
     }

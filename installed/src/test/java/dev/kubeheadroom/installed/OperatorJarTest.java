@@ -26,8 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operator jar ({@code cli/target/headroom-operator.jar} and its {@code lib/}: what the
- * Dockerfile copies into the image and what the installed tier runs) carries what the stages and
+ * The operator jar ({@code cli/target/headroom-operator.jar} and its {@code lib/}: the class path
+ * Jib puts in the image, and what the installed tier runs) carries what the stages and
  * {@code headroom run} need, and no code that only tests and the demo need.
  */
 class OperatorJarTest {

@@ -29,9 +29,10 @@ import java.util.regex.Pattern;
  * Kubernetes and that a process on this machine must get some other way:
  *
  * <ol>
- *   <li><b>The image's entrypoint</b> ({@code java -jar /opt/headroom/headroom.jar}, see the
- *       Dockerfile) is {@code java -jar cli/target/headroom-operator.jar}, the jar the image
- *       ships (not the {@code ./headroom} launcher's, which adds the demo and the API double).
+ *   <li><b>The image's entrypoint</b> ({@code /opt/java/bin/java -cp @/app/jib-classpath-file
+ *       dev.kubeheadroom.cli.Main}, cli/pom.xml) is {@code java -jar cli/target/headroom-operator.jar},
+ *       the same main class on the same class path (not the {@code ./headroom} launcher's, which
+ *       adds the demo and the API double).
  *   <li><b>Downward-API env</b> ({@code valueFrom.fieldRef}): {@code metadata.name} is the pod's
  *       name ({@code <deployment>-<index>}), {@code metadata.namespace} the release namespace. Any
  *       other {@code valueFrom} or {@code envFrom} fails the plan: it would need a substitution

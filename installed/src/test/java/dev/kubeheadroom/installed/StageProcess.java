@@ -16,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One replica of a rendered Deployment running as its own JVM ({@code java -jar headroom.jar}, what
- * the image's entrypoint runs), its output captured to a file. Every process started here is also
+ * One replica of a rendered Deployment running as its own JVM ({@code java -jar
+ * cli/target/headroom-operator.jar}: the image entrypoint's main class and class path), its output
+ * captured to a file. Every process started here is also
  * killed when the test JVM exits, whatever happened to the test.
  */
 final class StageProcess implements AutoCloseable {
