@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -128,7 +129,9 @@ public final class ClusterReader {
   /** No HTTP answer at all: refused, timed out, TLS failed (an I/O error somewhere in the causes). */
   static boolean unreachable(KubernetesClientException e) {
     for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof IOException) {
+      // a request timing out (fabric8's requestTimeout) is the server not answering, as a refused
+      // connection is: both mean "unavailable" (exit 4), not a failed check
+      if (c instanceof IOException || c instanceof TimeoutException) {
         return true;
       }
     }
