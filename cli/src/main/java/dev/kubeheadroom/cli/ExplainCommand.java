@@ -6,11 +6,15 @@ import dev.kubeheadroom.cli.throttling.ThrottlingQueries;
 import dev.kubeheadroom.cli.throttling.WhatIfReport;
 import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.Explanation;
+import dev.kubeheadroom.topology.LiveBooking;
+import dev.kubeheadroom.topology.booking.NodeBooking;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,7 +77,8 @@ public final class ExplainCommand implements Callable<Integer> {
 
   /**
    * Prometheus first (a wrong URL or a pod it never saw fails in a second, before any replay),
-   * then the limits Headroom gave, as without {@code --prometheus}.
+   * then the limits Headroom gave, as without {@code --prometheus}, and the request that would
+   * cover the suggestions, probed on the same booking (so before the replay is closed).
    */
   private int explainWithWhatIf() {
     String[] parts = namespaceAndName();
@@ -82,26 +87,34 @@ public final class ExplainCommand implements Callable<Integer> {
     Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS); // whole seconds read better in the output
     Map<String, ContainerSeries> series = ThrottlingQueries.read(prometheus.client(), prometheus.url(), parts[0],
         parts[1], end, window, step);
-    Explanation e = explanation(parts[0], parts[1]);
-    Long podTarget = e.notManagedBecause() == null && e.trace() != null ? e.trace().targetMilli() : null;
-    print(e, WhatIfReport.of(e.pod(), podTarget, e.config().quantumMilli(), series, prometheus.url(), end, window,
-        step));
-    return ExitCodes.OK;
-  }
-
-  /** The pod's explanation from the live topology when it answers, else from the replay. */
-  private Explanation explanation(String namespace, String name) {
+    Function<Explained, WhatIfReport> whatIf = x -> {
+      Explanation e = x.explanation();
+      Long podTarget = e.notManagedBecause() == null && e.trace() != null ? e.trace().targetMilli() : null;
+      WhatIfReport report = WhatIfReport.of(e.pod(), podTarget, e.config().quantumMilli(), series, prometheus.url(),
+          end, window, step);
+      return report.withRequest(RequestProbe.of(e, report, x.booking(), x.explainer()));
+    };
     if (live != null && !live.isBlank()) {
-      LiveExplain.Answer answer = LiveExplain.ask(live, namespace, name, liveInsecure);
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
       if (answer.explanation().isPresent()) {
-        return answer.explanation().get();
+        Explanation e = answer.explanation().get();
+        LiveBooking b = answer.booking();
+        print(e, whatIf.apply(new Explained(e, b.booking(), booking -> Explanation.of(booking, b.uid(), b.config(),
+            b.namespaces()::get, e.at(), Optional.empty(), Optional.empty()))));
+        return ExitCodes.OK;
       }
       fallingBack(answer.whyNot());
     }
     try (Audit replayed = audit().replay(Instant.now())) {
-      return AuditCommand.explainPod(replayed, "explain", pod);
+      Explanation e = AuditCommand.explainPod(replayed, "explain", pod);
+      print(e, whatIf.apply(new Explained(e, replayed.booking(e.node()),
+          booking -> replayed.explain(booking, e.pod().uid()))));
     }
+    return ExitCodes.OK;
   }
+
+  /** A pod's explanation, its node's booking, and how to explain another booking of that node. */
+  private record Explained(Explanation explanation, NodeBooking booking, Function<NodeBooking, Explanation> explainer) {}
 
   private void print(Explanation e, WhatIfReport whatIf) {
     PrintWriter out = spec.commandLine().getOut();

@@ -24,8 +24,12 @@ import java.util.Optional;
 final class LiveExplain {
   static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-  /** An explanation, or why there is none. */
-  record Answer(Optional<Explanation> explanation, String whyNot) {}
+  /** An explanation and the booking it explains, or why there is none. */
+  record Answer(Optional<Explanation> explanation, String whyNot, LiveBooking booking) {
+    Answer(Optional<Explanation> explanation, String whyNot) {
+      this(explanation, whyNot, null);
+    }
+  }
 
   private LiveExplain() {}
 
@@ -62,7 +66,7 @@ final class LiveExplain {
     try {
       LiveBooking live = JsonCodec.decode(response.body(), LiveBooking.class);
       return new Answer(Optional.of(Explanation.of(live.booking(), live.uid(), live.config(),
-          live.namespaces()::get, Instant.now(), Optional.empty(), Optional.empty())), "");
+          live.namespaces()::get, Instant.now(), Optional.empty(), Optional.empty())), "", live);
     } catch (SchemaException e) {
       return new Answer(Optional.empty(), url + " answered what this version cannot read: " + e.getMessage());
     }

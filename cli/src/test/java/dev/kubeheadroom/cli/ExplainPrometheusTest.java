@@ -96,7 +96,10 @@ class ExplainPrometheusTest {
         .containsPattern("(?m)^  app +40\\.0% +950m +950m +950m +950m +≥950m +800m +4 +limit-too-low$")
         .containsPattern("(?m)^  sidecar +0\\.0% +120m +120m +120m +120m +120m +500m +1 +covered$")
         .contains("SUGGESTED is the p99 of the 2s usage rate, rounded up to the 10m quantum")
-        .contains("Pod: suggested 1070m in total, limit 1300m, Headroom's target now 5.");
+        .contains("Pod: suggested 1070m in total, limit 1300m, Headroom's target now 5.")
+        // app's 950m at 4/5 of the pod's request: the pod needs 1188m, and 10 × 500m covers it.
+        .contains("Request: the pod's request now (500m) gives a target of 5, enough for the 1188m that covers"
+            + " every SUGGESTED.");
   }
 
   @Test
@@ -124,6 +127,8 @@ class ExplainPrometheusTest {
     assertThat(sidecar.get("lowerBound").asBoolean()).isFalse();
     assertThat(sidecar.get("verdict").asText()).isEqualTo("covered");
     assertThat(whatIf.get("containers")).hasSize(2);
+    assertThat(whatIf.get("request").get("limitNeededMilli").asLong()).isEqualTo(1188);
+    assertThat(whatIf.get("request").get("requestNeededMilli").asLong()).isEqualTo(500);
   }
 
   @Test

@@ -27,7 +27,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WhatIfReport(String prometheus, Instant from, Instant to, String window, String step,
     long quantumMilli, String suggestion, List<ContainerWhatIf> containers, Long podSuggestedMilli,
-    Long podLimitMilli, Long podTargetMilli) {
+    Long podLimitMilli, Long podTargetMilli, RequestWhatIf request) {
 
   /**
    * The what-if of {@code pod} from what Prometheus held ({@code series}, by container name).
@@ -66,7 +66,24 @@ public record WhatIfReport(String prometheus, Instant from, Instant to, String w
     long quantum = Math.max(1, quantumMilli);
     return new WhatIfReport(prometheus, to.minus(window), to, Windows.format(window), stepText, quantum,
         "the p99 of the " + stepText + " usage rate, rounded up to the " + quantum + "m quantum",
-        rows, ThrottleWhatIf.sum(suggested), podLimit, podTargetMilli);
+        rows, ThrottleWhatIf.sum(suggested), podLimit, podTargetMilli, null);
+  }
+
+  /** This report with the request that would cover the suggestions on this node. */
+  public WhatIfReport withRequest(RequestWhatIf value) {
+    return new WhatIfReport(prometheus, from, to, window, step, quantumMilli, suggestion, containers,
+        podSuggestedMilli, podLimitMilli, podTargetMilli, value);
+  }
+
+  /** Each limit-bearing container of {@code pod} with a request and a suggestion. */
+  public List<RequestWhatIf.Need> needs(PodSnapshot pod) {
+    List<RequestWhatIf.Need> needs = new ArrayList<>();
+    for (ContainerSnapshot c : pod.limitBearingContainers()) {
+      containers.stream().filter(r -> r.container().equals(c.name()) && r.suggestedMilli() != null).findFirst()
+          .filter(r -> c.cpuRequestMilli() > 0)
+          .ifPresent(r -> needs.add(new RequestWhatIf.Need(c.cpuRequestMilli(), r.suggestedMilli())));
+    }
+    return needs;
   }
 
   /** The pod target split across the containers by request, as the actuator would patch it. */
@@ -125,7 +142,26 @@ public record WhatIfReport(String prometheus, Instant from, Instant to, String w
           podLimitMilli == null ? "none" : cpu(podLimitMilli), podTargetMilli == null ? "- (not managed)"
               : cpu(podTargetMilli));
     }
+    if (request != null) {
+      printRequest(out);
+    }
     out.flush();
+  }
+
+  private void printRequest(PrintWriter out) {
+    if (request.requestNeededMilli() == null) {
+      out.printf(Locale.ROOT, "  Request: no pod request that fits this node gives the %s limit that covers every"
+          + " SUGGESTED (requests in today's proportions): the node is too booked; a less-booked pool is the way.%n",
+          cpu(request.limitNeededMilli()));
+    } else if (request.requestNeededMilli() == request.requestMilli()) {
+      out.printf(Locale.ROOT, "  Request: the pod's request now (%s) gives a target of %s, enough for the %s that"
+          + " covers every SUGGESTED.%n", cpu(request.requestMilli()), cpu(request.targetAtNeededMilli()),
+          cpu(request.limitNeededMilli()));
+    } else {
+      out.printf(Locale.ROOT, "  Request: a pod request of %s (now %s, split in today's proportions) gives a target"
+          + " of %s on this node now, covering every SUGGESTED (%s needed).%n", cpu(request.requestNeededMilli()),
+          cpu(request.requestMilli()), cpu(request.targetAtNeededMilli()), cpu(request.limitNeededMilli()));
+    }
   }
 
   private static String cpu(long milli) {
