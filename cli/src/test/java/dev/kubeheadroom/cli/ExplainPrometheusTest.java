@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExplainPrometheusTest {
   /** The window and step the tests ask for: short, so the class costs seconds. */
-  static final String WINDOW = "6s";
+  static final String WINDOW = "4s";
   static final String STEP = "2s";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -92,7 +92,7 @@ class ExplainPrometheusTest {
 
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout()).contains("Pod team-a/web-1 on node n1")
-        .contains("Throttling what-if, ").contains("(6s in 2s steps; Prometheus " + prometheus.url() + "):")
+        .contains("Throttling what-if, ").contains("(4s in 2s steps; Prometheus " + prometheus.url() + "):")
         .containsPattern("(?m)^  app +40\\.0% +950m +950m +950m +950m +≥950m +800m +4 +limit-too-low$")
         .containsPattern("(?m)^  sidecar +0\\.0% +120m +120m +120m +120m +120m +500m +1 +covered$")
         .contains("SUGGESTED is the p99 of the 2s usage rate, rounded up to the 10m quantum")
@@ -115,7 +115,7 @@ class ExplainPrometheusTest {
     JsonNode app = whatIf.get("containers").get(0);
     assertThat(app.get("container").asText()).isEqualTo("app");
     assertThat(app.get("throttledRatio").asDouble()).isCloseTo(0.40, within(0.005));
-    assertThat(app.get("usage").get("steps").asInt()).isBetween(1, 3);
+    assertThat(app.get("usage").get("steps").asInt()).isBetween(1, 2);
     assertThat(app.get("suggestedMilli").asLong()).isEqualTo(950);
     assertThat(app.get("lowerBound").asBoolean()).isTrue();
     assertThat(app.get("limitMilli").asLong()).isEqualTo(800);
@@ -150,11 +150,11 @@ class ExplainPrometheusTest {
     return CliRun.run(all);
   }
 
-  /** Until Prometheus holds a window and a step of 1 s scrapes of the fixture. */
+  /** Until Prometheus holds a window and a step of 1 s scrapes of the fixture (the oldest 5 s old). */
   private void awaitSamples(Duration within) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     String query = URLEncoder.encode("count_over_time(container_cpu_usage_seconds_total{container=\"app\","
-        + "pod=\"web-1\"}[9s])", StandardCharsets.UTF_8);
+        + "pod=\"web-1\"}[6s])", StandardCharsets.UTF_8);
     long deadline = System.nanoTime() + within.toNanos();
     int count = 0;
     while (System.nanoTime() < deadline) {
@@ -162,7 +162,7 @@ class ExplainPrometheusTest {
           .build(), HttpResponse.BodyHandlers.ofString()).body();
       JsonNode result = JSON.readTree(body).path("data").path("result");
       count = result.isEmpty() ? 0 : result.get(0).path("value").get(1).asInt();
-      if (count >= 9) {
+      if (count >= 6) {
         return;
       }
       Thread.sleep(250);
