@@ -113,18 +113,23 @@ public final class AuditCommand implements Callable<Integer> {
   }
 
   private static void printPod(Audit audit, String ref, OutputFormat format, PrintWriter out) {
-    String[] parts = ref.split("/", 2);
-    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-      throw new UserError("--pod " + ref + ": expected NAMESPACE/NAME");
-    }
-    Map.Entry<String, String> where = audit.locate(parts[0], parts[1])
-        .orElseThrow(() -> new UserError("pod " + ref + " was not on any node at " + audit.at()));
-    Explanation e = audit.explain(where.getKey(), where.getValue());
+    Explanation e = explainPod(audit, "--pod", ref);
     if (format != OutputFormat.table) {
       StructuredOutput.write(format, AuditViews.PodView.of(e), out);
       return;
     }
     e.print(out);
+  }
+
+  /** The explanation of {@code ref} (NAMESPACE/NAME, given as {@code option}) at the replay's moment. */
+  static Explanation explainPod(Audit audit, String option, String ref) {
+    String[] parts = ref.split("/", 2);
+    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+      throw new UserError(option + " " + ref + ": expected NAMESPACE/NAME");
+    }
+    Map.Entry<String, String> where = audit.locate(parts[0], parts[1])
+        .orElseThrow(() -> new UserError("pod " + ref + " was not on any node at " + audit.at()));
+    return audit.explain(where.getKey(), where.getValue());
   }
 
   private static void printNode(Audit audit, String node, OutputFormat format, PrintWriter out) {

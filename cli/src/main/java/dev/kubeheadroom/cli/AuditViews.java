@@ -1,5 +1,6 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.cli.throttling.WhatIfReport;
 import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.replay.Explanation;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -34,12 +35,13 @@ final class AuditViews {
 
   /**
    * One pod's explanation. {@code limitMilli} is null when a CPU-requesting container has no
-   * limit; {@code targetMilli}, {@code reason} and {@code apply} are null for a pod not managed.
+   * limit; {@code targetMilli}, {@code reason} and {@code apply} are null for a pod not managed;
+   * {@code throttling} only with {@code explain --prometheus}.
    */
   record PodView(String namespace, String name, String node, Instant at, long requestMilli, Long limitMilli,
       InFlight inFlight, boolean managed, String notManagedBecause, long allocatableMilli, long slackMilli,
       long managedRequestsMilli, int managedPods, double factor, Long targetMilli, String reason, Boolean apply,
-      List<Booker> bookers, LastDecision lastDecision, LastOutcome lastOutcome) {
+      List<Booker> bookers, LastDecision lastDecision, LastOutcome lastOutcome, WhatIfReport throttling) {
 
     static PodView of(Explanation e) {
       PodSnapshot pod = e.pod();
@@ -57,7 +59,14 @@ final class AuditViews {
               .map(c -> new LastDecision(n.at(), c.fromMilli(), c.targetMilli(), c.reason(), n.stats().factor(),
                   n.dryRun()))).orElse(null),
           e.lastOutcome().map(o -> new LastOutcome(o.at(), o.result().wireName(), o.targetMilli(), o.message()))
-              .orElse(null));
+              .orElse(null), null);
+    }
+
+    /** This view with {@code explain --prometheus}'s what-if as its {@code throttling} field. */
+    PodView withThrottling(WhatIfReport report) {
+      return new PodView(namespace, name, node, at, requestMilli, limitMilli, inFlight, managed, notManagedBecause,
+          allocatableMilli, slackMilli, managedRequestsMilli, managedPods, factor, targetMilli, reason, apply,
+          bookers, lastDecision, lastOutcome, report);
     }
 
     /** Σ CPU limits of the containers that bear one, null if any of them has none (as the text's "none"). */

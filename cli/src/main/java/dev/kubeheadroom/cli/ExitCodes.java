@@ -14,7 +14,7 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** The command ran and found what blocks: a failed preflight check, a decision that does not re-derive. */
   public static final int BLOCKED = 3;
-  /** Kafka or the API server did not answer: retry, or check the address and the network. */
+  /** Kafka, the API server or Prometheus did not answer: retry, or check the address and the network. */
   public static final int UNAVAILABLE = 4;
 
   private ExitCodes() {}

@@ -1,27 +1,43 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.cli.throttling.ContainerSeries;
+import dev.kubeheadroom.cli.throttling.PrometheusOptions;
+import dev.kubeheadroom.cli.throttling.ThrottlingQueries;
+import dev.kubeheadroom.cli.throttling.WhatIfReport;
 import dev.kubeheadroom.replay.Audit;
+import dev.kubeheadroom.replay.Explanation;
+import dev.kubeheadroom.topology.LiveBooking;
+import dev.kubeheadroom.topology.booking.NodeBooking;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import java.io.PrintWriter;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code headroom explain NAMESPACE/POD}: the pod's current limit and the arithmetic behind it,
  * from a running topology's live state ({@code --live}), or re-derived now from the event log (the
- * same replay as {@code audit --at now}, from the last checkpoint).
+ * same replay as {@code audit --at now}, from the last checkpoint). With {@code --prometheus}, the
+ * throttling what-if follows: per container, how throttled it was over the window and the limit
+ * that would have covered its usage, next to the limit it has.
  */
 @Command(name = "explain", mixinStandardHelpOptions = true,
-    description = "Explains a pod's current CPU limit: who booked its node, the arithmetic, the last decision and outcome.")
+    description = {"Explains a pod's current CPU limit: who booked its node, the arithmetic, the last decision and outcome.",
+        "With --prometheus, also how throttled each container was and the limit that would have covered it."})
 public final class ExplainCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin KafkaOptions kafka;
   @Mixin TopicOptions topicOptions;
+  @Mixin PrometheusOptions prometheus;
 
   @Parameters(paramLabel = "NAMESPACE/POD", description = "The pod to explain.")
   String pod;
@@ -41,35 +57,102 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (prometheus.given()) {
+      return explainWithWhatIf();
+    }
     if (live != null && !live.isBlank()) {
-      String[] parts = pod.split("/", 2);
-      if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-        throw new UserError(pod + ": expected NAMESPACE/POD");
-      }
+      String[] parts = namespaceAndName();
       LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
       if (answer.explanation().isPresent()) {
-        PrintWriter out = spec.commandLine().getOut();
-        OutputFormat format = OutputFormat.orTable(output);
-        if (format != OutputFormat.table) {
-          StructuredOutput.write(format, AuditViews.PodView.of(answer.explanation().get()), out);
-        } else {
-          answer.explanation().get().print(out);
-        }
-        out.flush();
+        print(answer.explanation().get(), null);
         return ExitCodes.OK;
       }
-      spec.commandLine().getErr().println("headroom explain: " + answer.whyNot() + "; replaying the log instead");
-      spec.commandLine().getErr().flush();
+      fallingBack(answer.whyNot());
     }
+    AuditCommand audit = audit();
+    audit.subject = new AuditCommand.Subject();
+    audit.subject.pod = pod;
+    return audit.call();
+  }
+
+  /**
+   * Prometheus first (a wrong URL or a pod it never saw fails in a second, before any replay),
+   * then the limits Headroom gave, as without {@code --prometheus}, and the request that would
+   * cover the suggestions, probed on the same booking (so before the replay is closed).
+   */
+  private int explainWithWhatIf() {
+    String[] parts = namespaceAndName();
+    Duration window = prometheus.window();
+    Duration step = prometheus.step();
+    Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS); // whole seconds read better in the output
+    Map<String, ContainerSeries> series = ThrottlingQueries.read(prometheus.client(), prometheus.url(), parts[0],
+        parts[1], end, window, step);
+    Function<Explained, WhatIfReport> whatIf = x -> {
+      Explanation e = x.explanation();
+      Long podTarget = e.notManagedBecause() == null && e.trace() != null ? e.trace().targetMilli() : null;
+      WhatIfReport report = WhatIfReport.of(e.pod(), podTarget, e.config().quantumMilli(), series, prometheus.url(),
+          end, window, step);
+      return report.withRequest(RequestProbe.of(e, report, x.booking(), x.explainer()));
+    };
+    if (live != null && !live.isBlank()) {
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
+      if (answer.explanation().isPresent()) {
+        Explanation e = answer.explanation().get();
+        LiveBooking b = answer.booking();
+        print(e, whatIf.apply(new Explained(e, b.booking(), booking -> Explanation.of(booking, b.uid(), b.config(),
+            b.namespaces()::get, e.at(), Optional.empty(), Optional.empty()))));
+        return ExitCodes.OK;
+      }
+      fallingBack(answer.whyNot());
+    }
+    try (Audit replayed = audit().replay(Instant.now())) {
+      Explanation e = AuditCommand.explainPod(replayed, "explain", pod);
+      print(e, whatIf.apply(new Explained(e, replayed.booking(e.node()),
+          booking -> replayed.explain(booking, e.pod().uid()))));
+    }
+    return ExitCodes.OK;
+  }
+
+  /** A pod's explanation, its node's booking, and how to explain another booking of that node. */
+  private record Explained(Explanation explanation, NodeBooking booking, Function<NodeBooking, Explanation> explainer) {}
+
+  private void print(Explanation e, WhatIfReport whatIf) {
+    PrintWriter out = spec.commandLine().getOut();
+    OutputFormat format = OutputFormat.orTable(output);
+    if (format != OutputFormat.table) {
+      AuditViews.PodView view = AuditViews.PodView.of(e);
+      StructuredOutput.write(format, whatIf == null ? view : view.withThrottling(whatIf), out);
+    } else {
+      e.print(out);
+      if (whatIf != null) {
+        out.println();
+        whatIf.print(out);
+      }
+    }
+    out.flush();
+  }
+
+  private AuditCommand audit() {
     AuditCommand audit = new AuditCommand();
     audit.spec = spec;
     audit.kafka = kafka;
     audit.topicOptions = topicOptions;
     audit.at = Instant.now().toString();
-    audit.subject = new AuditCommand.Subject();
-    audit.subject.pod = pod;
     audit.output = output;
     audit.progress = progress;
-    return audit.call();
+    return audit;
+  }
+
+  private void fallingBack(String whyNot) {
+    spec.commandLine().getErr().println("headroom explain: " + whyNot + "; replaying the log instead");
+    spec.commandLine().getErr().flush();
+  }
+
+  private String[] namespaceAndName() {
+    String[] parts = pod.split("/", 2);
+    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+      throw new UserError(pod + ": expected NAMESPACE/POD");
+    }
+    return parts;
   }
 }

@@ -11,14 +11,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * {@code explain --live URL}: asks a running topology for the pod's booking ({@code GET
@@ -29,8 +24,12 @@ import javax.net.ssl.X509TrustManager;
 final class LiveExplain {
   static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-  /** An explanation, or why there is none. */
-  record Answer(Optional<Explanation> explanation, String whyNot) {}
+  /** An explanation and the booking it explains, or why there is none. */
+  record Answer(Optional<Explanation> explanation, String whyNot, LiveBooking booking) {
+    Answer(Optional<Explanation> explanation, String whyNot) {
+      this(explanation, whyNot, null);
+    }
+  }
 
   private LiveExplain() {}
 
@@ -46,7 +45,7 @@ final class LiveExplain {
     try {
       HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
       if (insecure) {
-        client.sslContext(trustingEveryone());
+        client.sslContext(HttpTls.trustingEveryone());
       }
       response = client.build().send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
           HttpResponse.BodyHandlers.ofByteArray());
@@ -67,32 +66,9 @@ final class LiveExplain {
     try {
       LiveBooking live = JsonCodec.decode(response.body(), LiveBooking.class);
       return new Answer(Optional.of(Explanation.of(live.booking(), live.uid(), live.config(),
-          live.namespaces()::get, Instant.now(), Optional.empty(), Optional.empty())), "");
+          live.namespaces()::get, Instant.now(), Optional.empty(), Optional.empty())), "", live);
     } catch (SchemaException e) {
       return new Answer(Optional.empty(), url + " answered what this version cannot read: " + e.getMessage());
-    }
-  }
-
-  /** For the metrics port's self-signed certificate (runbook: Metrics TLS): encrypts, verifies nothing. */
-  private static SSLContext trustingEveryone() {
-    TrustManager all = new X509TrustManager() {
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public X509Certificate[] getAcceptedIssuers() {
-        return new X509Certificate[0];
-      }
-    };
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {all}, null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

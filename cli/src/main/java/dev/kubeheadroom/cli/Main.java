@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
       "1:internal error (a bug, or a stage that failed): the message is a bug report",
       "2:usage error or bad input (unknown flag, bad value, unreadable file)",
       "3:blocked: a preflight check failed, or audit --verify found a decision that does not re-derive",
-      "4:unavailable: Kafka or the API server did not answer"})
+      "4:unavailable: Kafka, the API server or Prometheus did not answer"})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

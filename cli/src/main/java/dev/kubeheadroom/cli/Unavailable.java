@@ -1,6 +1,6 @@
 package dev.kubeheadroom.cli;
 
-/** Kafka or the API server did not answer: one line, {@link ExitCodes#UNAVAILABLE}, no stack trace. */
+/** Kafka, the API server or Prometheus did not answer: one line, {@link ExitCodes#UNAVAILABLE}, no stack trace. */
 public final class Unavailable extends RuntimeException {
   public Unavailable(String message) {
     super(message, null, false, false);

@@ -187,6 +187,15 @@ public final class Audit implements AutoCloseable {
         Optional.ofNullable(lastDecision.get(uid)), Optional.ofNullable(lastOutcome.get(uid)));
   }
 
+  /**
+   * Another booking of one of the replayed nodes (a what-if: a pod with other requests) explained
+   * with the replayed config and namespaces, as of the replayed moment.
+   */
+  public Explanation explain(NodeBooking booking, String uid) {
+    return Explanation.of(booking, uid, engine.storedConfig(), engine::namespace, engine.now(), Optional.empty(),
+        Optional.empty());
+  }
+
   @Override
   public void close() {
     engine.close();
