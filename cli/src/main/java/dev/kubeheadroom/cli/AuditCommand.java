@@ -119,6 +119,21 @@ public final class AuditCommand implements Callable<Integer> {
       return;
     }
     e.print(out);
+    noteCheckpointStart(audit, e, null, out);
+  }
+
+  /**
+   * A replay from a checkpoint re-derives only the decisions after it (a checkpoint holds the
+   * booking, not the wall-clock decisions: NodeCheckpoint), so "no decision" then means none since
+   * the checkpoint: say so, in the table output, and how to look further back.
+   */
+  static void noteCheckpointStart(Audit audit, Explanation e, OutputFormat output, PrintWriter out) {
+    if (OutputFormat.orTable(output) == OutputFormat.table && e.lastDecision().isEmpty()) {
+      audit.resumedFrom().ifPresent(at -> {
+        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s: --full-replay also finds earlier decisions)%n", at);
+        out.flush();
+      });
+    }
   }
 
   /** The explanation of {@code ref} (NAMESPACE/NAME, given as {@code option}) at the replay's moment. */
@@ -146,7 +161,9 @@ public final class AuditCommand implements Callable<Integer> {
         booking.snapshot().allocatableMilli(), booking.pods().size());
     for (String uid : booking.pods().keySet()) {
       out.println();
-      audit.explain(node, uid).print(out);
+      Explanation e = audit.explain(node, uid);
+      e.print(out);
+      noteCheckpointStart(audit, e, null, out);
     }
     out.flush();
   }

@@ -47,6 +47,10 @@ public final class ExplainCommand implements Callable<Integer> {
           "its live state; falls back to the checkpoint replay when it does not answer."})
   String live;
 
+  @Option(names = "--full-replay",
+      description = "Replay from the log's beginning, not from the last checkpoint: also finds a decision made before it.")
+  boolean fullReplay;
+
   @Option(names = "--live-insecure", description = "Do not verify the --live endpoint's certificate (self-signed).")
   boolean liveInsecure;
   @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
@@ -109,6 +113,7 @@ public final class ExplainCommand implements Callable<Integer> {
       Explanation e = AuditCommand.explainPod(replayed, "explain", pod);
       print(e, whatIf.apply(new Explained(e, replayed.booking(e.node()),
           booking -> replayed.explain(booking, e.pod().uid()))));
+      AuditCommand.noteCheckpointStart(replayed, e, output, spec.commandLine().getOut());
     }
     return ExitCodes.OK;
   }
@@ -140,6 +145,7 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.at = Instant.now().toString();
     audit.output = output;
     audit.progress = progress;
+    audit.fullReplay = fullReplay;
     return audit;
   }
 

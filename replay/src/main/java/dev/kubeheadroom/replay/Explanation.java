@@ -192,7 +192,7 @@ public record Explanation(
         d -> d.changes().stream().filter(c -> c.uid().equals(pod.uid())).findFirst().ifPresent(c ->
             out.printf(Locale.ROOT, "Last decision %s: %s → %s (%s, node factor %.2f%s)%n", d.at(),
                 cpu(c.fromMilli()), cpu(c.targetMilli()), c.reason(), d.stats().factor(), d.dryRun() ? ", dry-run" : "")),
-        () -> out.println("No decision has changed this pod's limit yet."));
+        () -> out.println("No decision in the replayed history has changed this pod's limit."));
     lastOutcome.ifPresent(o -> out.printf(Locale.ROOT, "Last outcome %s: %s%s%n", o.at(), o.result().wireName(),
         o.message().isEmpty() ? "" : " (" + o.message() + ")"));
     out.flush();
