@@ -168,6 +168,7 @@ containers:
       - --topic-prefix={{ $v.kafka.topicPrefix }}
       - --topic-create={{ $v.kafka.topics.create }}
       - --topic-replication-factor={{ int $v.kafka.topics.replicationFactor }}
+      - --topic-min-insync-replicas={{ int (default 2 $v.kafka.topics.minInsyncReplicas) }}
       - --topic-partitions={{ int $v.kafka.topics.partitions }}
       - --topic-retention={{ $v.kafka.topics.retention }}
       - --health-port={{ int $v.health.port }}

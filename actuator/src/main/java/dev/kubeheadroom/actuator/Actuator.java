@@ -160,8 +160,8 @@ public final class Actuator implements AutoCloseable {
     try {
       ClusterConfig initial = config.load(settings.configTimeout());
       budget.update(initial.rateLimits());
-      consumer.subscribe(List.of(settings.topics().decisions()), new Rebalance());
-      LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {}",
+      GroupShare.subscribe(consumer, settings.topics().decisions(), new Rebalance(), budget);
+      LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {} (shared by the group)",
           settings.groupId(), settings.topics().decisions(), initial.dryRun(), initial.rateLimits());
       while (running) {
         config.poll().ifPresent(next -> {

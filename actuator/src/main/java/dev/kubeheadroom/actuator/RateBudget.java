@@ -13,17 +13,39 @@ import java.util.function.LongSupplier;
  * ticker; single-threaded.
  *
  * <p>A node out of tokens never holds up another node: callers ask per node and move on.
+ *
+ * <p>Several replicas share the global budget through {@link #share}: each gets the fraction of
+ * the decisions partitions it owns ({@link GroupShare}), so the group as a whole keeps to {@code
+ * clientQps} and {@code clientBurst}. The per-node bucket needs no share: a node's decisions all
+ * land in one partition, so one replica at a time spends it.
  */
 final class RateBudget {
   private final LongSupplier nanoTicker;
   private final Map<String, Bucket> nodes = new HashMap<>();
   private RateLimits limits;
+  private double share = 1.0;
   private Bucket global;
 
   RateBudget(RateLimits limits, LongSupplier nanoTicker) {
     this.nanoTicker = Objects.requireNonNull(nanoTicker, "nanoTicker");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.global = Bucket.full(limits.clientQps(), limits.clientBurst(), nanoTicker.getAsLong());
+  }
+
+  /**
+   * This replica's fraction (0..1) of the global budget: rate and burst both scale, so replicas
+   * whose fractions add up to 1 send at most {@code clientQps} together, bursts included.
+   */
+  void share(double fraction) {
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new IllegalArgumentException("share must be within 0..1, got " + fraction);
+    }
+    share = fraction;
+    global = global.resized(limits.clientQps() * share, limits.clientBurst() * share, nanoTicker.getAsLong());
+  }
+
+  double share() {
+    return share;
   }
 
   /** New limits from the cluster config; tokens already earned are kept up to the new burst. */
@@ -34,7 +56,7 @@ final class RateBudget {
     }
     long now = nanoTicker.getAsLong();
     limits = next;
-    global = global.resized(next.clientQps(), next.clientBurst(), now);
+    global = global.resized(next.clientQps() * share, next.clientBurst() * share, now);
     nodes.replaceAll((node, bucket) -> bucket.resized(next.perNodePatchesPerSecond(), nodeBurst(next), now));
   }
 
@@ -51,7 +73,7 @@ final class RateBudget {
     Bucket bucket = nodeBucket(node, now).refilled(now);
     Bucket g = global.refilled(now);
     double cost = globalCost(requests);
-    boolean granted = bucket.has(1) && g.has(cost);
+    boolean granted = bucket.has(1) && g.perSecond > 0 && g.has(cost);
     nodes.put(node, granted ? bucket.take(1) : bucket);
     global = granted ? g.take(cost) : g;
     return granted;
@@ -76,7 +98,7 @@ final class RateBudget {
 
   /** A try costing more than the whole burst could never run: it waits for a full bucket. */
   private double globalCost(int requests) {
-    return Math.min(Math.max(requests, 1), limits.clientBurst());
+    return Math.min(Math.max(requests, 1), global.capacity);
   }
 
   private Bucket nodeBucket(String node, long now) {
@@ -118,6 +140,9 @@ final class RateBudget {
     }
 
     long nanosUntil(double n) {
+      if (perSecond <= 0) {
+        return Long.MAX_VALUE; // a replica with no share (no partitions) has nothing to send
+      }
       if (has(n)) {
         return 0;
       }

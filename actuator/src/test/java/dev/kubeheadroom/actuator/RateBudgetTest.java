@@ -83,4 +83,54 @@ class RateBudgetTest {
     budget.forgetIdleNodes();
     assertThat(budget.trackedNodes()).isZero();
   }
+
+  // clientQPS is the cluster-wide budget (design §6.2c): two replicas splitting the decisions
+  // partitions 3 + 3 together send what one replica alone would, bursts included.
+  @Test
+  void replicasSharingThePartitionsKeepTheGroupToTheClientQps() {
+    RateLimits limits = new RateLimits(1000, 50, 100);
+    RateBudget alone = new RateBudget(limits, now::get);
+    RateBudget first = new RateBudget(limits, now::get);
+    RateBudget second = new RateBudget(limits, now::get);
+    first.share(GroupShare.of(3, 6));
+    second.share(GroupShare.of(3, 6));
+
+    int aloneGranted = 0;
+    int groupGranted = 0;
+    for (int tick = 0; tick < 10_000; tick++) { // 10 s in 1 ms steps, every replica always trying
+      for (int node = 0; node < 5; node++) {
+        aloneGranted += alone.tryAcquire("n" + node, 1) ? 1 : 0;
+        groupGranted += first.tryAcquire("n" + node, 1) ? 1 : 0;
+        groupGranted += second.tryAcquire("m" + node, 1) ? 1 : 0;
+      }
+      advance(Duration.ofMillis(1));
+    }
+
+    // 10 s at 50/s plus the burst of 100, for the pair as for one replica alone
+    assertThat(aloneGranted).isBetween(595, 601);
+    assertThat(groupGranted).isBetween(595, 601);
+  }
+
+  @Test
+  void aReplicaOwningNoPartitionSendsNothing() {
+    RateBudget budget = new RateBudget(new RateLimits(10, 50, 100), now::get);
+    budget.share(GroupShare.of(0, 6));
+
+    assertThat(budget.tryAcquire("n1", 1)).isFalse();
+    assertThat(budget.nanosUntilAvailable("n1", 1)).isEqualTo(Long.MAX_VALUE);
+    advance(Duration.ofSeconds(10));
+    assertThat(budget.tryAcquire("n1", 1)).isFalse();
+  }
+
+  @Test
+  void theShareOutlivesAConfigChange() {
+    RateBudget budget = new RateBudget(new RateLimits(1000, 50, 100), now::get);
+    budget.share(0.25);
+    budget.update(new RateLimits(1000, 40, 8)); // a quarter: 10/s, burst 2
+
+    assertThat(budget.tryAcquire("n1", 1)).isTrue();
+    assertThat(budget.tryAcquire("n2", 1)).isTrue();
+    assertThat(budget.tryAcquire("n3", 1)).isFalse();
+    assertThat(budget.nanosUntilAvailable("n3", 1)).isEqualTo(Duration.ofMillis(100).toNanos());
+  }
 }

@@ -27,7 +27,7 @@ public final class RunCommand extends StageCommand {
 
   @Override
   List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
-    List<StageSpec> stages = new ArrayList<>(List.of(topology.spec(connection, topics),
+    List<StageSpec> stages = new ArrayList<>(List.of(topology.spec(connection, topics, topicOptions.layout(connection)),
         actuator.spec(connection, topics, kube.config()),
         ingest.spec(connection, topics, runtime.own(kube.client()))));
     if (webhook.certDir != null) {

@@ -33,6 +33,12 @@ public final class TopicOptions {
           + "Env: HEADROOM_TOPIC_REPLICATION_FACTOR.")
   short replicationFactor;
 
+  @Option(names = "--topic-min-insync-replicas", paramLabel = "N",
+      defaultValue = "${env:HEADROOM_TOPIC_MIN_INSYNC_REPLICAS:-2}",
+      description = "min.insync.replicas of every topic when created (Headroom's producers use acks=all), "
+          + "capped at the replication factor (default: ${DEFAULT-VALUE}). Env: HEADROOM_TOPIC_MIN_INSYNC_REPLICAS.")
+  int minInsyncReplicas;
+
   @Option(names = "--topic-retention", paramLabel = "DURATION",
       defaultValue = "${env:HEADROOM_TOPIC_RETENTION:-168h}",
       description = "Retention of the node-keyed topics: the audit window (default: ${DEFAULT-VALUE}). Env: HEADROOM_TOPIC_RETENTION.")
@@ -54,7 +60,7 @@ public final class TopicOptions {
       throw new UserError("--topic-retention: " + e.getMessage());
     }
     try {
-      return new TopicLayout(partitions, kafka.isEmbedded() ? 1 : replicationFactor, keep);
+      return new TopicLayout(partitions, kafka.isEmbedded() ? 1 : replicationFactor, keep, minInsyncReplicas);
     } catch (IllegalArgumentException e) {
       throw new UserError("--topic-*: " + e.getMessage());
     }

@@ -14,6 +14,6 @@ public final class TopologyCommand extends StageCommand {
 
   @Override
   List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
-    return List.of(stage.spec(connection, topics));
+    return List.of(stage.spec(connection, topics, topicOptions.layout(connection)));
   }
 }

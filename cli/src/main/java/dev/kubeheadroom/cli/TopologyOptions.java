@@ -1,7 +1,9 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.pipeline.TopologySpec;
+import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.InternalTopics;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.nio.file.Path;
@@ -35,9 +37,10 @@ public final class TopologyOptions {
     return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
   }
 
-  /** The topology stage from these options. */
-  TopologySpec spec(KafkaConnection connection, Topics topics) {
-    return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics), connection.client(),
-        stateDir, standbyReplicas, groupInstanceId == null ? "" : groupInstanceId), TopologySettings.defaults(topics));
+  /** The topology stage from these options; its changelogs are replicated as {@code layout} says. */
+  TopologySpec spec(KafkaConnection connection, Topics topics, TopicLayout layout) {
+    return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics),
+        InternalTopics.replicatedAs(layout, connection.client()), stateDir, standbyReplicas,
+        groupInstanceId == null ? "" : groupInstanceId), TopologySettings.defaults(topics));
   }
 }

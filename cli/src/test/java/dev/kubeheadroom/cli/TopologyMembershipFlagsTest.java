@@ -8,12 +8,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The chart's StatefulSet flags ({@code --num-standby-replicas}, {@code --group-instance-id}) reach the topology. */
+/**
+ * The chart's StatefulSet flags ({@code --num-standby-replicas}, {@code --group-instance-id}) and
+ * the topic replication flags reach the topology.
+ */
 class TopologyMembershipFlagsTest {
   private static TopologyRunner.Options options(String... args) {
     TopologyCommand command = new TopologyCommand();
     new CommandLine(command).parseArgs(args);
-    return command.stage.spec(new KafkaConnection("kafka:9092", Map.of(), null), new Topics("headroom.")).options();
+    KafkaConnection kafka = new KafkaConnection("kafka:9092", Map.of(), null);
+    return command.stage.spec(kafka, new Topics("headroom."), command.topicOptions.layout(kafka)).options();
   }
 
   @Test
@@ -30,5 +34,18 @@ class TopologyMembershipFlagsTest {
 
     assertThat(options.standbyReplicas()).isEqualTo(1);
     assertThat(options.groupInstanceId()).isEqualTo("kube-headroom-topology-1");
+  }
+
+  // Streams creates the changelogs itself: without these they would get the broker's
+  // default.replication.factor (1 unless changed), and one lost broker would lose bookings.
+  @Test
+  void theChangelogsAreReplicatedAsTheTopicFlagsSay() {
+    TopologyRunner.Options defaults = options();
+    TopologyRunner.Options given = options("--topic-replication-factor=5", "--topic-min-insync-replicas=3");
+
+    assertThat(defaults.kafka().properties())
+        .containsEntry("replication.factor", "3").containsEntry("topic.min.insync.replicas", "2");
+    assertThat(given.kafka().properties())
+        .containsEntry("replication.factor", "5").containsEntry("topic.min.insync.replicas", "3");
   }
 }

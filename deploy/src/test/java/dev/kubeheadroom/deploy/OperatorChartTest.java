@@ -236,6 +236,7 @@ class OperatorChartTest {
       assertThat(flag(d, "--kafka-bootstrap-servers")).contains("kafka-bootstrap.kafka.svc:9092");
       assertThat(flag(d, "--topic-prefix")).contains("headroom.");
       assertThat(flag(d, "--topic-replication-factor")).contains("3");
+      assertThat(flag(d, "--topic-min-insync-replicas")).contains("2");
       assertThat(flag(d, "--topic-partitions")).contains("12");
       assertThat(flag(d, "--kafka-client-properties")).isEmpty();
       assertThat(container(d).getEnvFrom()).isNullOrEmpty();
@@ -251,6 +252,7 @@ class OperatorChartTest {
       assertThat(flag(d, "--topic-prefix")).contains("prod-east.");
       assertThat(flag(d, "--topic-create")).contains("false");
       assertThat(flag(d, "--topic-replication-factor")).contains("5");
+      assertThat(flag(d, "--topic-min-insync-replicas")).contains("3");
       assertThat(flag(d, "--topic-partitions")).contains("48");
       assertThat(flag(d, "--topic-retention")).contains("72h");
       // The properties file is read from the mounted Secret.

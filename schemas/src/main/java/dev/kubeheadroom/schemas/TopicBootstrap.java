@@ -37,6 +37,20 @@ public final class TopicBootstrap {
     return layout.retention().multipliedBy(2);
   }
 
+  /**
+   * A topic's configs: the given pairs plus the layout's {@code min.insync.replicas}, set on
+   * every topic rather than left to the broker's default (1 unless the operator changed it), so
+   * an acknowledged record is on that many replicas wherever Headroom runs.
+   */
+  private static Map<String, String> configs(TopicLayout layout, String... pairs) {
+    Map<String, String> configs = new TreeMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      configs.put(pairs[i], pairs[i + 1]);
+    }
+    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(layout.minInsyncReplicas()));
+    return configs;
+  }
+
   public static void ensure(Admin admin, Topics topics, TopicLayout layout, Duration timeout) {
     try {
       Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -44,18 +58,18 @@ public final class TopicBootstrap {
       for (String name : topics.nodeKeyed()) {
         if (!existing.contains(name)) {
           missing.add(new NewTopic(name, layout.partitions(), layout.replicationFactor())
-              .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+              .configs(configs(layout, TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
         }
       }
       for (String name : topics.compacted()) {
         if (!existing.contains(name)) {
           missing.add(new NewTopic(name, 1, layout.replicationFactor())
-              .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+              .configs(configs(layout, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         }
       }
       if (!existing.contains(topics.deadLetter())) {
         missing.add(new NewTopic(topics.deadLetter(), 1, layout.replicationFactor())
-            .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+            .configs(configs(layout, TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
       }
       if (!existing.contains(topics.checkpoints())) {
         // Compacted (a re-derived checkpoint replaces its twin) and deleted by age at twice the
@@ -64,7 +78,7 @@ public final class TopicBootstrap {
         // retained moment its checkpoint, and one the raw events' retention dropped a start. As
         // many partitions as the node-keyed topics, so `audit --verify` reads them in parallel.
         missing.add(new NewTopic(topics.checkpoints(), layout.partitions(), layout.replicationFactor())
-            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+            .configs(configs(layout, TopicConfig.CLEANUP_POLICY_CONFIG,
                 TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
                 TopicConfig.RETENTION_MS_CONFIG, Long.toString(checkpointRetention(layout).toMillis()))));
       }

@@ -56,4 +56,24 @@ class TopicBootstrapTest {
           .isEqualTo(layout.retention().toMillis() * 2);
     }
   }
+
+  // A production Kafka's broker default is min.insync.replicas=1: an acks=all write would then be
+  // acknowledged with one copy. Every topic Headroom creates carries the layout's own value.
+  @Test
+  void everyCreatedTopicCarriesTheLayoutsMinInsyncReplicas(KafkaBroker kafka) throws Exception {
+    Topics topics = new Topics(TestKafka.uniqueName("minisr") + ".");
+    TopicLayout layout = TopicLayout.singleBroker(2);
+    try (Admin admin = kafka.admin()) {
+      TopicBootstrap.ensure(admin, topics, layout, TIMEOUT);
+      List<ConfigResource> resources = topics.all().stream()
+          .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
+      var configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+      assertThat(configs).hasSize(topics.all().size());
+      configs.values().forEach(config -> {
+        assertThat(config.get("min.insync.replicas").value()).isEqualTo("1");
+        assertThat(config.get("min.insync.replicas").source())
+            .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
+      });
+    }
+  }
 }

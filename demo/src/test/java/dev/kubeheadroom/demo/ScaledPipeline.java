@@ -1,0 +1,260 @@
+package dev.kubeheadroom.demo;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.kubeheadroom.actuator.ActuatorSettings;
+import dev.kubeheadroom.ingest.IngestSettings;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaCluster;
+import dev.kubeheadroom.kubedouble.ApiServerDouble;
+import dev.kubeheadroom.kubedouble.KubeletDouble;
+import dev.kubeheadroom.pipeline.ActuatorSpec;
+import dev.kubeheadroom.pipeline.IngestSpec;
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.RestartPolicy;
+import dev.kubeheadroom.pipeline.StageContext;
+import dev.kubeheadroom.pipeline.StageSpec;
+import dev.kubeheadroom.pipeline.TopologySpec;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.InternalTopics;
+import dev.kubeheadroom.topology.TopologyRunner;
+import dev.kubeheadroom.topology.TopologySettings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Headroom scaled out on a three-broker cluster, as production runs it: {@link EmbeddedKafkaCluster}
+ * (replication factor 3, {@code min.insync.replicas} 2, through the production {@link
+ * TopicBootstrap} and {@link InternalTopics}), the API double and kubelet, and several instances
+ * of each stage: topology instances sharing one application id, actuators sharing one group,
+ * ingest instances contending for one Lease. One topology instance and one actuator run in
+ * their own JVMs ({@link ForkedStage}) so that they can be killed with SIGKILL; the others run
+ * in this JVM.
+ *
+ * <p>Group timings are shortened (session 10 s, heartbeat 3 s; brokers fenced after 6 s) so a
+ * killed member's partitions move within seconds rather than after the 45 s default session: the
+ * failover figures this harness prints scale with those settings (docs/running-beside-kafka.md).
+ * The in-JVM instances run as one supervised {@link Pipeline} each, as pods that are restarted.
+ */
+final class ScaledPipeline implements AutoCloseable {
+  static final int PARTITIONS = 6;
+  static final Duration STARTUP = Duration.ofSeconds(180);
+  static final String VICTIM = "victim";
+  static final Map<String, String> GROUP_TIMINGS =
+      Map.of("session.timeout.ms", "10000", "heartbeat.interval.ms", "3000");
+  static final Map<String, String> BROKER_TIMINGS =
+      Map.of("broker.session.timeout.ms", "6000", "broker.heartbeat.interval.ms", "1500");
+
+  /** How many instances of each stage, and Kafka Streams' {@code num.standby.replicas}. */
+  record Shape(int topologies, int actuators, int ingests, int standbys) {}
+
+  final Topics topics = Topics.defaults();
+  final TopicLayout layout = new TopicLayout(PARTITIONS, (short) 3, TopicLayout.DEFAULT_RETENTION, 2);
+  final ApiServerDouble api;
+  final KubeletDouble kubelet;
+  final EmbeddedKafkaCluster kafka;
+  private final Path dir;
+  private final Shape shape;
+  private final List<Pipeline> instances = new ArrayList<>();
+  private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor();
+  private boolean settledOnce;
+  private ForkedStage topologyVictim;
+  private ForkedStage actuatorVictim;
+
+  private ScaledPipeline(Path dir, Shape shape) {
+    this.dir = dir;
+    this.shape = shape;
+    this.api = ApiServerDouble.start();
+    this.kubelet = KubeletDouble.start(api);
+    this.kafka = EmbeddedKafkaCluster.start(dir.resolve("kafka"), 3, BROKER_TIMINGS);
+  }
+
+  /** Everything up, enforcing; returns once every instance is ready. */
+  static ScaledPipeline start(Path dir, Shape shape) {
+    ScaledPipeline p = new ScaledPipeline(dir, shape);
+    try {
+      p.api.seedClient().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG)
+          .resource(new GenericKubernetesResourceBuilder().withApiVersion(HeadroomKeys.GROUP + "/" + HeadroomKeys.VERSION)
+              .withKind("HeadroomConfig").withNewMetadata().withName(HeadroomKeys.CONFIG_NAME).endMetadata()
+              .withAdditionalProperties(Map.of("spec", Map.of("dryRun", false))).build())
+          .create();
+      try (Admin admin = p.kafka.admin()) {
+        TopicBootstrap.ensure(admin, p.topics, p.layout, STARTUP);
+      }
+      p.startStages();
+      return p;
+    } catch (RuntimeException | Error e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private void startStages() {
+    Path kubeconfig = dir.resolve("admin.kubeconfig");
+    api.writeAdminKubeconfig(kubeconfig);
+    List<StageSpec> specs = new ArrayList<>();
+    for (int i = 1; i < shape.topologies(); i++) {
+      specs.add(new TopologySpec(new TopologyRunner.Options(TopologyRunner.Options.DEFAULT_APPLICATION_ID,
+          topologyClients(), dir.resolve("state-" + i), shape.standbys(), ""), TopologySettings.defaults(topics)));
+    }
+    for (int i = 1; i < shape.actuators(); i++) {
+      specs.add(new ActuatorSpec(ActuatorSettings.defaults(groupClients(), topics), api.config()));
+    }
+    for (int i = 0; i < shape.ingests(); i++) {
+      String identity = "ingest-" + i;
+      specs.add(new IngestSpec(IngestSettings.defaults(KafkaClientSettings.of(kafka.bootstrapServers()), identity)
+          .withTopics(topics).withLease(IngestSettings.LeaseSettings.defaults(identity)), api.newClient()));
+    }
+    topologyVictim = ForkedStage.start(dir.resolve("topology-victim.log"), STARTUP, forkArgs("topology",
+        dir.resolve("state-victim").toString(), Integer.toString(shape.standbys()), "client.id=" + VICTIM));
+    actuatorVictim = ForkedStage.start(dir.resolve("actuator-victim.log"), STARTUP,
+        forkArgs("actuator", kubeconfig.toString()));
+    // One Pipeline per instance, as one pod each; restarted in-process when they fail (an ingest
+    // that loses the Lease stops, as its pod would exit and be restarted).
+    for (StageSpec spec : specs) {
+      instances.add(Pipeline.start(StageContext.inMemory(), RestartPolicy.IN_PROCESS, List.of(spec)));
+    }
+    supervisor.scheduleWithFixedDelay(() -> instances.forEach(Pipeline::supervise), 1, 1, TimeUnit.SECONDS);
+    await("every instance ready").atMost(STARTUP).pollInterval(Duration.ofMillis(500)).until(this::settled);
+  }
+
+  /** Every instance ready and the topology group whole and running, for two checks in a row. */
+  private boolean settled() {
+    boolean now = topologyVictim.alive() && actuatorVictim.alive()
+        && instances.stream().filter(i -> !i.names().contains(IngestSpec.NAME)).allMatch(Pipeline::ready)
+        && instances.stream().anyMatch(i -> i.names().contains(IngestSpec.NAME) && i.ready())
+        && groupMembers(TopologyRunner.Options.DEFAULT_APPLICATION_ID) == shape.topologies()
+        && groupStable(TopologyRunner.Options.DEFAULT_APPLICATION_ID);
+    boolean settled = now && settledOnce;
+    settledOnce = now;
+    return settled;
+  }
+
+  private List<String> forkArgs(String stage, String... more) {
+    List<String> args = new ArrayList<>(List.of(stage, kafka.bootstrapServers()));
+    args.addAll(List.of(more));
+    Map<String, String> props = stage.equals("topology") ? topologyClients().properties() : groupClients().properties();
+    props.forEach((k, v) -> args.add(k + "=" + v));
+    return args;
+  }
+
+  /** The group timings, and the changelogs replicated as the topics are (as the CLI wires it). */
+  private KafkaClientSettings topologyClients() {
+    return InternalTopics.replicatedAs(layout, groupClients());
+  }
+
+  private KafkaClientSettings groupClients() {
+    return new KafkaClientSettings(kafka.bootstrapServers(), GROUP_TIMINGS);
+  }
+
+  /** SIGKILL of the forked topology instance. */
+  void killTopologyInstance() {
+    topologyVictim.kill9();
+  }
+
+  /** SIGKILL of the forked actuator. */
+  void killActuator() {
+    actuatorVictim.kill9();
+  }
+
+  // --- what the groups look like --------------------------------------------------------------
+
+  /** The partitions of {@code topic} the forked topology instance owns now. */
+  Set<Integer> victimPartitions(String topic) {
+    ConsumerGroupDescription group = describe(TopologyRunner.Options.DEFAULT_APPLICATION_ID);
+    Set<Integer> out = new TreeSet<>();
+    for (MemberDescription m : group.members()) {
+      if (m.clientId().startsWith(VICTIM)) {
+        m.assignment().topicPartitions().stream().filter(tp -> tp.topic().equals(topic))
+            .map(TopicPartition::partition).forEach(out::add);
+      }
+    }
+    return out;
+  }
+
+  boolean groupStable(String groupId) {
+    return describe(groupId).groupState() == GroupState.STABLE;
+  }
+
+  int groupMembers(String groupId) {
+    return describe(groupId).members().size();
+  }
+
+  /** The partitions of {@code topic} assigned to some member of {@code groupId}. */
+  Set<Integer> assigned(String groupId, String topic) {
+    Set<Integer> out = new TreeSet<>();
+    describe(groupId).members().forEach(m -> m.assignment().topicPartitions().stream()
+        .filter(tp -> tp.topic().equals(topic)).map(TopicPartition::partition).forEach(out::add));
+    return out;
+  }
+
+  private ConsumerGroupDescription describe(String groupId) {
+    try (Admin admin = kafka.admin()) {
+      return admin.describeConsumerGroups(List.of(groupId)).all().get().get(groupId);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot describe group " + groupId, e);
+    }
+  }
+
+  /** The partition the producers' default partitioner puts {@code node}'s records in. */
+  static int partitionOf(String node) {
+    return Utils.toPositive(Utils.murmur2(node.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
+  }
+
+  /** One node name per partition ({@code node-<i>}, the first that hashes there). */
+  static List<String> nodePerPartition() {
+    Map<Integer, String> byPartition = new HashMap<>();
+    for (int i = 0; byPartition.size() < PARTITIONS; i++) {
+      byPartition.putIfAbsent(partitionOf("node-" + i), "node-" + i);
+    }
+    List<String> names = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      names.add(byPartition.get(p));
+    }
+    return names;
+  }
+
+  @Override
+  public void close() {
+    supervisor.shutdownNow();
+    List<AutoCloseable> all = new ArrayList<>();
+    all.add(actuatorVictim);
+    all.add(topologyVictim);
+    List<AutoCloseable> started = new ArrayList<>(instances);
+    Collections.reverse(started);
+    all.addAll(started); // ingest first, the topology last
+    all.add(kafka);
+    all.add(kubelet);
+    all.add(api);
+    for (AutoCloseable c : all) {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          System.err.println("closing the scaled pipeline: " + e);
+        }
+      }
+    }
+  }
+}
