@@ -88,7 +88,12 @@ final class FaultMeasure {
   FaultRow row(String fault, String mode, Window window, Healed healed) {
     List<String> problems = new ArrayList<>(healed.problems());
     Optional<Duration> converge = converge(healed, problems);
-    InstalledTier.sleep(Duration.ofSeconds(2)); // the last resizes' journal entries and outcomes land
+    InstalledTier.sleep(Duration.ofSeconds(3)); // the last resizes' journal entries and outcomes land
+    if (converge.isPresent()) {
+      // and the limits stay there, the tenants idle: no late or replayed decision moves them
+      oracle.unconverged(healed.ignored()).forEach((pod, what) ->
+          problems.add("moved after converging: " + pod + " " + what));
+    }
     List<DecisionLog.Change> decisions = decisions();
     // A pod whose last enforcing decision was not applied is a loss only if the policy, on the
     // node as it ends, would still change its limit. Otherwise a later state of the node made the

@@ -31,23 +31,24 @@ class SplitModeTest extends InstalledTier {
    * hostile pods, and a pod whose every resize is refused for 15 s. Each row must show nothing
    * lost, nothing duplicated, no limit below its request, and the limits converged.
    *
-   * <p>It subsumes demo's former StageRestartTest (each stage and the broker stopped and started
+   * <p>It covers what demo's StageRestartTest checks (each stage and the broker stopped and started
    * mid-scenario, final limits as undisturbed): here the product runs as installed, stops are
    * kill -9 and the undisturbed limits are the policy's over the final cluster ({@link PolicyOracle}).
    * The HeadroomConfig's backoffPeriod is 10 s here (the sample's 60 s would make the API
    * outage's refused patches wait a minute): the refusal row checks the backoff at that base.
    *
-   * <p>Tagged {@code faults} (run with {@code -Pfaults}), not in {@code mvn verify}: its one run
-   * (load average 60) failed its first row, the topology stalled in REBALANCING after a
-   * transactional offset commit timed out across the 8 s Kafka outage (docs/reliability.md,
-   * finding 2, which wants {@code max.poll.interval.ms}, 5 min, to pass): a bound that long per
-   * row is more than the CI budget takes, and the stall must be fixed first.
+   * <p>Tagged {@code faults} (run with {@code -Pfaults}), not in {@code mvn verify}, and
+   * StageRestartTest stays: its run of 2026-12-01 23:22 (load 50-65) met finding 7 on the broker's
+   * kill -9 (docs/reliability.md): the topology's watchdog replaced the stalled client after 2 min
+   * (TopologyRunner.DEFAULT_STALL_BOUND), as it should, but the new client sat in REBALANCING too
+   * and the row did not converge within its 5 minutes. The rows' bound is 5 min: room for the
+   * watchdog's 2 min and a restart on a loaded machine; a healthy row converges in seconds.
    */
   @Test
   @Order(100)
   @org.junit.jupiter.api.Tag("faults")
   void underEveryFaultNothingIsLostNothingDuplicatedAndTheLimitsConverge() {
-    try (FaultSuite suite = new FaultSuite(mode(), cluster, installation, broker, Duration.ofSeconds(180))) {
+    try (FaultSuite suite = new FaultSuite(mode(), cluster, installation, broker, Duration.ofMinutes(5))) {
       suite.backoffPeriod(Duration.ofSeconds(10));
       suite.kafkaOutage(Duration.ofSeconds(8));
       suite.apiOutage(Duration.ofSeconds(5));

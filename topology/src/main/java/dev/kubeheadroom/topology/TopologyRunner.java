@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -54,20 +56,39 @@ public final class TopologyRunner implements AutoCloseable {
     }
   }
 
+  /**
+   * How long the topology may make no progress while Kafka answers before it reports itself
+   * failed ({@link TopologyStalled}; docs/reliability.md, finding 7). Longer than anything a
+   * healthy topology waits out while Kafka answers: a commit blocked for {@code max.block.ms}
+   * (60 s), a killed member's session timeout (45 s) before a rebalance completes. Restores and
+   * Kafka outages do not count against it.
+   */
+  public static final Duration DEFAULT_STALL_BOUND = Duration.ofMinutes(2);
+
   private final KafkaStreams streams;
+  private final ProgressProbe probe;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile Throwable failure;
 
-  private TopologyRunner(KafkaStreams streams) {
+  private TopologyRunner(KafkaStreams streams, ProgressProbe probe) {
     this.streams = streams;
+    this.probe = probe;
   }
 
   public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener) {
+    return start(options, settings, listener, DEFAULT_STALL_BOUND);
+  }
+
+  /** As above; the topology reports itself failed after {@code stallBound} without progress while Kafka answers. */
+  public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener,
+      Duration stallBound) {
     Properties properties = properties(options, settings, listener);
     TopologySettings fitted = settings.withMaxRecordBytes(
         recordBudget(properties, settings.maxRecordBytes()));
     KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
-    TopologyRunner runner = new TopologyRunner(streams);
+    ProgressProbe probe = new ProgressProbe(streams, Admin.create(adminProperties(options)), stallBound);
+    streams.setGlobalStateRestoreListener(probe.restoreListener());
+    TopologyRunner runner = new TopologyRunner(streams, probe);
     streams.setUncaughtExceptionHandler(e -> {
       if (KafkaUnavailable.causedBy(e)) {
         // Kafka unreachable for longer than task.timeout.ms: not a bug, and exiting makes it
@@ -84,12 +105,29 @@ public final class TopologyRunner implements AutoCloseable {
     });
     streams.setStateListener((now, before) -> {
       LOG.info("Topology {} -> {}", before, now);
+      if (now == KafkaStreams.State.RUNNING) {
+        probe.running();
+      }
       if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
         runner.stopped.countDown();
       }
     });
     streams.start();
+    probe.start();
     return runner;
+  }
+
+  /** The watchdog's admin client: Kafka's address and those client properties an admin client takes (security). */
+  static Properties adminProperties(Options options) {
+    Properties p = new Properties();
+    options.kafka().properties().forEach((k, v) -> {
+      if (AdminClientConfig.configNames().contains(k)) {
+        p.put(k, v);
+      }
+    });
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka().bootstrapServers());
+    p.put(AdminClientConfig.CLIENT_ID_CONFIG, options.applicationId() + "-watchdog");
+    return p;
   }
 
   /**
@@ -155,9 +193,12 @@ public final class TopologyRunner implements AutoCloseable {
     return streams;
   }
 
-  /** The failure that stopped the topology, if one did. */
+  /**
+   * The failure that stopped the topology, if one did, or the stall that needs a new client
+   * ({@link TopologyStalled}): the stage exits non-zero, or is restarted in process.
+   */
   public java.util.Optional<Throwable> failure() {
-    return java.util.Optional.ofNullable(failure);
+    return failure != null ? java.util.Optional.of(failure) : probe.stalled().map(Throwable.class::cast);
   }
 
   public boolean isRunning() {
@@ -197,6 +238,7 @@ public final class TopologyRunner implements AutoCloseable {
 
   @Override
   public void close() {
+    probe.close();
     // Leave the group on close: a restarted instance should not wait out the old member's
     // session timeout (45 s by default) before it gets its partitions back.
     streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));

@@ -1,0 +1,155 @@
+package dev.kubeheadroom.topology;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds a {@link StallWatchdog} from a running Kafka Streams client, every {@code every}: work done
+ * (the stream threads' {@code process-total} and {@code punctuate-total} moved: the topology
+ * punctuates every tick while its tasks run), restore batches (a long restore is progress), an
+ * instance running with no active task (idle by assignment, e.g. more replicas than partitions),
+ * and whether Kafka answers at all ({@code describeCluster}, asked only once the topology has been
+ * idle for a while).
+ */
+final class ProgressProbe implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProgressProbe.class);
+  private static final String THREAD_METRICS = "stream-thread-metrics";
+  private static final Set<String> WORK = Set.of("process-total", "punctuate-total");
+
+  private final KafkaStreams streams;
+  private final Admin admin;
+  private final Duration bound;
+  private final Duration every;
+  private final StallWatchdog watchdog;
+  private final ScheduledExecutorService timer;
+  private double work = -1;
+  private volatile TopologyStalled stalled;
+
+  ProgressProbe(KafkaStreams streams, Admin admin, Duration bound) {
+    this.streams = streams;
+    this.admin = admin;
+    this.bound = bound;
+    this.every = bound.dividedBy(4).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
+        : bound.dividedBy(4);
+    this.watchdog = new StallWatchdog(bound, System::nanoTime);
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "headroom-topology-watchdog");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    timer.scheduleWithFixedDelay(this::checkQuietly, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Told of restore batches: a long restore is progress. */
+  StateRestoreListener restoreListener() {
+    return new StateRestoreListener() {
+      @Override
+      public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
+        watchdog.progressed();
+      }
+
+      @Override
+      public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long restored) {
+        watchdog.progressed();
+      }
+
+      @Override
+      public void onRestoreEnd(TopicPartition partition, String store, long total) {
+        watchdog.progressed();
+      }
+    };
+  }
+
+  /** The client reached RUNNING. */
+  void running() {
+    watchdog.progressed();
+  }
+
+  /** The stall, once the watchdog has seen one (it stays: a new client is needed). */
+  Optional<TopologyStalled> stalled() {
+    return Optional.ofNullable(stalled);
+  }
+
+  private void checkQuietly() {
+    try {
+      check();
+    } catch (RuntimeException e) {
+      LOG.warn("Topology watchdog check failed: {}", e.toString()); // the next check tries again
+    }
+  }
+
+  void check() {
+    if (stalled != null) {
+      return;
+    }
+    double now = work();
+    if (now != work) {
+      work = now;
+      watchdog.progressed();
+    } else if (streams.state() == KafkaStreams.State.RUNNING && noActiveTask()) {
+      watchdog.progressed();
+    } else if (watchdog.sinceProgress().compareTo(every) > 0 && !kafkaAnswers()) {
+      watchdog.kafkaAway();
+    }
+    watchdog.stalled().ifPresent(idle -> {
+      stalled = new TopologyStalled(idle, bound, streams.state().toString());
+      LOG.error("Topology stalled: {}", stalled.getMessage());
+    });
+  }
+
+  private double work() {
+    double sum = 0;
+    for (Map.Entry<MetricName, ? extends Metric> m : streams.metrics().entrySet()) {
+      if (THREAD_METRICS.equals(m.getKey().group()) && WORK.contains(m.getKey().name())
+          && m.getValue().metricValue() instanceof Number n) {
+        sum += n.doubleValue();
+      }
+    }
+    return sum;
+  }
+
+  private boolean noActiveTask() {
+    try {
+      return streams.metadataForLocalThreads().stream().allMatch(t -> t.activeTasks().isEmpty());
+    } catch (IllegalStateException e) {
+      return false; // not running after all
+    }
+  }
+
+  private boolean kafkaAnswers() {
+    int timeout = (int) Math.min(every.toMillis(), 5_000);
+    try {
+      admin.describeCluster(new DescribeClusterOptions().timeoutMs(timeout)).clusterId()
+          .get(timeout + 1_000L, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true; // closing: hold nothing against it, nor for it
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    admin.close(Duration.ofSeconds(5));
+  }
+}

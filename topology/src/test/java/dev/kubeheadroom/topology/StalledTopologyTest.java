@@ -1,0 +1,99 @@
+package dev.kubeheadroom.topology;
+
+import static dev.kubeheadroom.topology.Fixtures.managedNs;
+import static dev.kubeheadroom.topology.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.testkit.KafkaBroker;
+import dev.kubeheadroom.testkit.TestKafka;
+import dev.kubeheadroom.testkit.WithKafka;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A topology whose tasks stop making progress while Kafka answers reports itself failed within its
+ * stall bound (docs/reliability.md, finding 7: after a transactional commit timed out across a
+ * Kafka outage the tasks were closed as corrupted and never ran again, the client RUNNING or
+ * REBALANCING for 6 and 15 minutes; the stage must exit for the kubelet to start a new client).
+ * The stall is played by a stream thread held inside a node's evaluation: no record processed, no
+ * punctuation, the client still RUNNING, the broker answering.
+ */
+@WithKafka
+class StalledTopologyTest {
+  @TempDir Path stateDir;
+
+  @Test
+  void aTopologyThatMakesNoProgressWhileKafkaAnswersReportsItselfFailedWithinItsBound(KafkaBroker kafka)
+      throws Exception {
+    Topics topics = new Topics(TestKafka.uniqueName("stall") + ".");
+    try (Admin admin = kafka.admin()) {
+      TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(1), Duration.ofSeconds(30));
+    }
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch held = new CountDownLatch(1);
+    TopologyListener stuck = new TopologyListener() {
+      @Override
+      public void evaluated(String node, long nanos) {
+        held.countDown();
+        try {
+          release.await(); // the stream thread makes no progress from here on
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+    Duration bound = Duration.ofSeconds(6);
+    TopologyRunner.Options options = new TopologyRunner.Options(TestKafka.uniqueName("stall-app"),
+        new KafkaClientSettings(kafka.bootstrapServers(), Map.of()), stateDir);
+    try (KafkaProducer<String, byte[]> producer = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topics.config(), HeadroomKeys.CONFIG_NAME,
+          JsonCodec.encode(TopologyHarness.enforcing())));
+      producer.send(new ProducerRecord<>(topics.namespaces(), "team-a", JsonCodec.encode(managedNs("team-a"))));
+      TopologyRunner runner = TopologyRunner.start(options, TopologySettings.defaults(topics), stuck, bound);
+      try {
+        assertThat(runner.awaitRunning(Duration.ofSeconds(90))).isTrue();
+        // healthy and idle: punctuating, no stall past the bound
+        Thread.sleep(bound.plusSeconds(3).toMillis());
+        assertThat(runner.failure()).as("an idle, healthy topology").isEmpty();
+
+        // when: a node is evaluated, and its evaluation never returns
+        producer.send(new ProducerRecord<>(topics.nodes(), "n1",
+            JsonCodec.encode(new NodeSnapshot("n1", 16000, "linux", false, Map.of()))));
+        producer.send(new ProducerRecord<>(topics.pods(), "n1", JsonCodec.encode(pod("team-a", "web-1", "n1", 1000, 0))));
+        producer.flush();
+        assertThat(held.await(60, TimeUnit.SECONDS)).as("the evaluation reached").isTrue();
+        long stuckAt = System.nanoTime();
+
+        // then: the runner reports the stall as its failure, one bound (and a probe) later,
+        // although the client still says RUNNING
+        while (runner.failure().isEmpty() && System.nanoTime() - stuckAt < Duration.ofSeconds(60).toNanos()) {
+          Thread.sleep(200);
+        }
+        assertThat(runner.failure()).containsInstanceOf(TopologyStalled.class);
+        Duration after = Duration.ofNanos(System.nanoTime() - stuckAt);
+        assertThat(after).isGreaterThanOrEqualTo(bound.minusSeconds(2)).isLessThan(bound.plusSeconds(20));
+        assertThat(runner.state()).isEqualTo(org.apache.kafka.streams.KafkaStreams.State.RUNNING);
+      } finally {
+        release.countDown();
+        runner.close();
+      }
+    }
+  }
+}
