@@ -74,7 +74,7 @@ public final class HeadroomTopology {
   static final String GANG_MEMBERS_SOURCE = "gang-members-source";
   static final String GANG_DECODE = "gang-decode";
   /** Reduces each gang: the {@code gang-members} topic's only reader. */
-  static final String GANG = "gang";
+  public static final String GANG = "gang";
   static final String GANG_CEILINGS_SINK = "gang-ceilings-sink";
   static final String GANG_CEILINGS_SOURCE = "gang-ceilings-source";
   static final String GANG_CEILING_DECODE = "gang-ceiling-decode";
