@@ -66,6 +66,31 @@ class SimulateCommandTest {
   }
 
   @Test
+  void gangMembersShareTheLowestRatioAndTheirLinesNameTheGang() throws Exception {
+    // given a gang by annotation (w-1 alone-ish on n1, w-2 on the busy n2) and a gang by Job owner
+    // (spec.gangs.ownerKinds: [Job]; j-1 on n1, j-2 on n2), and a pod in no gang
+    CliRun r = CliRun.run("simulate", "--watch-log", resource("gangs.jsonl").toString(), "--output", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    JsonNode d = JSON.readTree(r.stdout());
+    // then each gang runs at its busiest member's ratio (n2: w-2 1170m/1 core, j-2 670m/500m), so
+    // w-1 and j-1 are held there though n1 alone would give them 5330m and 2670m; "gang" follows
+    // "managed" only on a member's line
+    assertThat(d.get("pods").toString())
+        .contains("\"name\":\"w-1\",\"node\":\"n1\",\"managed\":true,\"gang\":\"team-a/train\",\"containers\":[{\"name\":\"app\",\"requestMilli\":1000,\"limitMilli\":1170}]")
+        .contains("\"name\":\"w-2\",\"node\":\"n2\",\"managed\":true,\"gang\":\"team-a/train\",\"containers\":[{\"name\":\"app\",\"requestMilli\":1000,\"limitMilli\":1170}]")
+        .contains("\"name\":\"j-1\",\"node\":\"n1\",\"managed\":true,\"gang\":\"team-a/Job/etl\",\"containers\":[{\"name\":\"app\",\"requestMilli\":500,\"limitMilli\":670}]")
+        .contains("\"name\":\"j-2\",\"node\":\"n2\",\"managed\":true,\"gang\":\"team-a/Job/etl\",\"containers\":[{\"name\":\"app\",\"requestMilli\":500,\"limitMilli\":670}]")
+        .contains("\"name\":\"busy\",\"node\":\"n2\",\"managed\":true,\"containers\":[{\"name\":\"app\",\"requestMilli\":6000,\"limitMilli\":6400}]");
+    // and the pod table grows a GANG column only then
+    CliRun table = CliRun.run("simulate", "--watch-log", resource("gangs.jsonl").toString(), "--output", "table");
+    assertThat(table.stdout()).contains("LIMIT  GANG").containsPattern("w-1 .* team-a/train")
+        .containsPattern("busy .* -\\R");
+    CliRun plain = CliRun.run("simulate", "--watch-log", resource("contract-example.jsonl").toString(),
+        "--output", "table");
+    assertThat(plain.stdout()).doesNotContain("GANG");
+  }
+
+  @Test
   void aMalformedLineIsReportedByNumberSkippedAndCounted() throws Exception {
     List<String> lines = Files.readAllLines(resource("contract-example.jsonl"));
     Path log = tmp.resolve("log.jsonl");

@@ -109,9 +109,13 @@ public final class ConfigProjection {
         : d.excludedNamespaces();
     List<NodePool> pools = PoolsProjection.pools(spec.get("pools"), debounce, maxDelay);
     Tenancy tenancy = PoolsProjection.tenancy(spec.get("tenancy"));
+    Map<String, Object> gangs = object(spec, "spec", "gangs");
+    List<String> ownerKinds = gangs.get("ownerKinds") == null ? d.gangOwnerKinds()
+        : strings(gangs.get("ownerKinds"), "spec.gangs.ownerKinds");
     try {
       return new ClusterConfig(generation, policy, dryRun, minBurstFloor, maxMultiplier, quantum,
-          grow, shrink, debounce, maxDelay, backoff, rateLimits, webhook, selector, excluded, pools, tenancy);
+          grow, shrink, debounce, maxDelay, backoff, rateLimits, webhook, selector, excluded, pools, tenancy,
+          ownerKinds);
     } catch (IllegalArgumentException e) {
       // Every rule the record enforces is checked above with a field name; this is a backstop.
       throw new ConfigException("spec", oneLine(e.getMessage()));

@@ -2,6 +2,7 @@ package dev.kubeheadroom.projection;
 
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.OwnerRef;
 import dev.kubeheadroom.schemas.PodRemoved;
@@ -112,7 +113,7 @@ public final class PodProjection {
           owners(meta.getOwnerReferences()),
           containers,
           resizeStatus(status),
-          podLevelResources(spec)));
+          podLevelResources(spec)).withGang(GangKey.annotationValue(annotations)));
     } catch (IllegalArgumentException e) {
       throw new ProjectionException(ref(pod) + ": " + e.getMessage(), e);
     }

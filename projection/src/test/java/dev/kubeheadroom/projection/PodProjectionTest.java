@@ -208,9 +208,22 @@ class PodProjectionTest {
   }
 
   @Test
+  void readsTheGangAnnotationRawAndScopesItToTheNamespace() {
+    Pod pod = pod(container("app", Map.of("cpu", "1"), Map.of()))
+        .editMetadata().withAnnotations(Map.of("kube-headroom.dev/gang", "train-7")).endMetadata().build();
+
+    PodSnapshot snapshot = project(pod);
+
+    assertThat(snapshot.gang()).isEqualTo("train-7");
+    assertThat(dev.kubeheadroom.schemas.GangKey.of(snapshot, java.util.List.of()))
+        .isEqualTo(snapshot.namespace() + "/train-7");
+  }
+
+  @Test
   void aPodWithoutLabelsOrAnnotationsHasNoModeAndNoCap() {
     PodSnapshot snapshot = project(pod(container("app", Map.of("cpu", "1"), Map.of())).build());
 
+    assertThat(snapshot.gang()).isNull();
     assertThat(snapshot.mode()).isNull();
     assertThat(snapshot.maxCpuMilli()).isZero();
     assertThat(snapshot.maxCpuInvalid()).isNull();

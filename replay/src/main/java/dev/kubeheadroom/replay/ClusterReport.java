@@ -13,11 +13,20 @@ public record ClusterReport(List<PodLine> pods, List<NodeLine> nodes, Summary su
     nodes = List.copyOf(nodes);
   }
 
-  /** One live pod; containers in spec order (app containers, then sidecars). */
+  /**
+   * One live pod; containers in spec order (app containers, then sidecars).
+   *
+   * @param gang the pod's gang ({@code GangKey}: {@code <namespace>/<key>}); null when it is in
+   *     none, and then not written, so output without gangs is what it always was
+   */
   public record PodLine(String namespace, String name, String node, boolean managed,
-      List<ContainerLine> containers) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String gang, List<ContainerLine> containers) {
     public PodLine {
       containers = List.copyOf(containers);
+    }
+
+    public PodLine(String namespace, String name, String node, boolean managed, List<ContainerLine> containers) {
+      this(namespace, name, node, managed, null, containers);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.kubeheadroom.policy.NodeStats;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.NamespaceInfo;
@@ -53,7 +54,7 @@ public final class ClusterReports {
     List<ClusterReport.PodLine> lines = new ArrayList<>();
     for (PodSnapshot pod : pods) {
       lines.add(new ClusterReport.PodLine(pod.namespace(), pod.name(), pod.node(),
-          managed.getOrDefault(pod.uid(), false), containerLines(pod)));
+          managed.getOrDefault(pod.uid(), false), GangKey.of(pod, config.gangOwnerKinds()), containerLines(pod)));
     }
     lines.sort(Comparator.comparing(ClusterReport.PodLine::namespace).thenComparing(ClusterReport.PodLine::name));
     return new ClusterReport(lines, nodes, summary);

@@ -6,6 +6,7 @@ import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.Tenant;
+import dev.kubeheadroom.policy.UniformCeiling;
 import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -41,6 +42,13 @@ public final class DecisionVerifier {
     }
     Map<String, Decision> byUid = result.decisions().stream()
         .collect(Collectors.toMap(Decision::key, Function.identity()));
+    for (DecisionInput in : d.inputs()) { // a gang member: its decision under the recorded ceiling
+      Decision own = byUid.get(in.key());
+      if (own != null && in.gangCeiling() != null) {
+        byUid.put(in.key(), UniformCeiling.apply(in.toPolicy(), own, in.gangCeiling().toPolicy(),
+            d.config().toPolicy()));
+      }
+    }
     long quantum = Math.max(d.config().quantumMilli(), 1);
     for (PodChange c : d.changes()) {
       Decision re = byUid.get(c.uid());

@@ -12,6 +12,10 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.policy.UniformCeiling;
+import dev.kubeheadroom.schemas.CeilingRatio;
+import dev.kubeheadroom.schemas.DecisionInput;
+import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.NodePool;
 import dev.kubeheadroom.schemas.Tenancy;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -51,7 +55,11 @@ public record Explanation(
     Optional<NodeDecision> lastDecision,
     Optional<ResizeOutcome> lastOutcome,
     String pool,
-    TenantShare tenant) {
+    TenantShare tenant,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    String gang,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    CeilingRatio gangCeiling) {
 
   /**
    * Under hierarchical tenancy, the pod's tenant and its part of the node's slack.
@@ -96,12 +104,22 @@ public record Explanation(
     TenantShare share = view.whyNot() != null || tenants == null ? null
         : tenantShare(view, inputs, tenants, allocatable);
     Decision decision = result.decisions().stream().filter(d -> d.key().equals(podUid)).findFirst().orElse(null);
+    // A gang member (§11.6): the ceiling its gang set at the last decision of its node, which
+    // recorded it; the gang's other nodes are not in this booking.
+    String gang = GangKey.of(view.entry().pod(), config.gangOwnerKinds());
+    CeilingRatio ceiling = gang == null ? null : lastDecision.flatMap(d -> d.inputs().stream()
+        .filter(in -> in.key().equals(podUid) && gang.equals(in.gang())).findFirst())
+        .map(DecisionInput::gangCeiling).orElse(null);
+    if (decision != null && ceiling != null) {
+      decision = UniformCeiling.apply(view.input(), decision, ceiling.toPolicy(), policy);
+    }
     var s = result.stats();
     var p = view.entry().pending();
     Pending inFlight = p == null ? null : new Pending(p.targetMilli(), p.at(), p.dryRun());
     return new Explanation(now, booking.node(), s.allocatableMilli(), bookers, s.slackMilli(),
         s.managedRequestsMilli(), s.managedPods(), s.factor(), view.entry().pod(), inFlight, wireName(view.whyNot()),
-        trace, decision, policy, lastDecision, lastOutcome, nodePool == null ? null : nodePool.name(), share);
+        trace, decision, policy, lastDecision, lastOutcome, nodePool == null ? null : nodePool.name(), share,
+        gang, ceiling);
   }
 
   private static TenantShare tenantShare(NodeDecider.PodView view, List<PodInput> inputs, List<Tenant> tenants,
@@ -179,6 +197,16 @@ public record Explanation(
       });
     }
     out.printf(Locale.ROOT, "  target (quantized to %dm) = %s%n", config.quantumMilli(), cpu(trace.targetMilli()));
+    if (gang != null && gangCeiling == null) {
+      out.printf(Locale.ROOT, "  gang %s: no ceiling (no other member was known at the last decision)%n", gang);
+    } else if (gang != null) {
+      out.printf(Locale.ROOT, "  gang %s: ceiling ×%.3f (%s/%s, the lowest own target/request of its members at the"
+          + " last decision)%n    → target = request × ceiling, rounded down to %dm, within [request, %s] = %s%n",
+          gang, (double) gangCeiling.targetMilli() / gangCeiling.requestMilli(), cpu(gangCeiling.targetMilli()),
+          cpu(gangCeiling.requestMilli()), config.quantumMilli(), cpu(trace.targetMilli()),
+          cpu(UniformCeiling.target(trace.requestMilli(), trace.targetMilli(), gangCeiling.toPolicy(),
+              config.quantumMilli())));
+    }
     if (decision != null) {
       out.printf(Locale.ROOT, "  deadband: %s (grow %.0f%%, shrink %.0f%%)%n", describe(decision),
           config.deadbandGrow() * 100, config.deadbandShrink() * 100);

@@ -50,6 +50,9 @@ final class InlineTopology implements TopologyHarness {
 
   private record Metadata(String topic, int partition, long offset) implements RecordMetadata {}
 
+  /** A record a sink wrote to a topic the topology itself reads (the gang repartitions). */
+  private record Looped(String topic, String key, byte[] value, long timestampMs) {}
+
   private static final Consumer<Record<?, ?>> DROPPED = r -> {};
 
   private final TopologyListener listener;
@@ -58,6 +61,9 @@ final class InlineTopology implements TopologyHarness {
   private final Map<String, Consumer<Record<?, ?>>> inputs = new HashMap<>();
   private final Map<String, Long> offsets = new HashMap<>();
   private final List<Schedule> schedules = new ArrayList<>();
+  /** What sinks wrote to the topology's own input topics, read once the current work is done. */
+  private final java.util.ArrayDeque<Looped> looped = new java.util.ArrayDeque<>();
+  private boolean draining;
   /** Where the decoder forwards what it could read: events that never were bytes enter here. */
   private final Consumer<Record<?, ?>> decoded;
   private long wallClockMs;
@@ -75,6 +81,12 @@ final class InlineTopology implements TopologyHarness {
     Map<String, Consumer<Record<?, ?>>> entries = new HashMap<>(); // node → what a record sent to it does
     Map<String, List<String>> children = new HashMap<>(); // node → its children, in declaration order
     Map<String, String> sources = new LinkedHashMap<>(); // topic → source node
+    java.util.Set<String> read = new java.util.HashSet<>();
+    nodes.forEach(n -> {
+      if (n instanceof TopologyNode.Source s) {
+        read.add(s.topic());
+      }
+    });
     for (TopologyNode node : nodes) {
       if (node instanceof TopologyNode.Source s) {
         sources.put(s.topic(), s.name());
@@ -85,7 +97,9 @@ final class InlineTopology implements TopologyHarness {
         p.parents().forEach(parent -> children.computeIfAbsent(parent, k -> new ArrayList<>()).add(p.name()));
         p.stores().forEach(this::addStore);
       } else if (node instanceof TopologyNode.Sink s) {
-        entries.put(s.name(), DROPPED);
+        // A topic the topology reads back (a repartition) is written through the sink's own
+        // serializer and read as Kafka would deliver it: after the work that wrote it. Others drop.
+        entries.put(s.name(), read.contains(s.topic()) ? loopBack(s) : DROPPED);
         s.parents().forEach(parent -> children.computeIfAbsent(parent, k -> new ArrayList<>()).add(s.name()));
       } else if (node instanceof TopologyNode.GlobalTable g) {
         Processor<Object, Object, Object, Object> processor = processor(g.supplier().get());
@@ -106,6 +120,11 @@ final class InlineTopology implements TopologyHarness {
   /** A record as it is on one of the input topics: decoded, or dead-lettered, as live. */
   @Override
   public void pipe(String topic, String key, byte[] value, long timestampMs) {
+    read(topic, key, value, timestampMs);
+    drain();
+  }
+
+  private void read(String topic, String key, byte[] value, long timestampMs) {
     Consumer<Record<?, ?>> input = inputs.get(topic);
     if (input == null) {
       throw new IllegalArgumentException("not an input topic: " + topic);
@@ -117,6 +136,32 @@ final class InlineTopology implements TopologyHarness {
       failed(topic, e); // as the live processing handler: counted, skipped
     } finally {
       current = null;
+    }
+  }
+
+  @SuppressWarnings("unchecked") // the declared sink's serializers take what its parents forward
+  private Consumer<Record<?, ?>> loopBack(TopologyNode.Sink s) {
+    org.apache.kafka.common.serialization.Serializer<Object> keys =
+        (org.apache.kafka.common.serialization.Serializer<Object>) s.keys();
+    org.apache.kafka.common.serialization.Serializer<Object> values =
+        (org.apache.kafka.common.serialization.Serializer<Object>) s.values();
+    return r -> looped.add(new Looped(s.topic(),
+        new String(keys.serialize(s.topic(), r.key()), java.nio.charset.StandardCharsets.UTF_8),
+        values.serialize(s.topic(), r.value()), r.timestamp()));
+  }
+
+  /** Reads what sinks looped back, in the order written, until nothing more is written. */
+  private void drain() {
+    if (draining) {
+      return;
+    }
+    draining = true;
+    try {
+      for (Looped r = looped.poll(); r != null; r = looped.poll()) {
+        read(r.topic(), r.key(), r.value(), r.timestampMs());
+      }
+    } finally {
+      draining = false;
     }
   }
 
@@ -135,6 +180,7 @@ final class InlineTopology implements TopologyHarness {
     } finally {
       current = null;
     }
+    drain();
   }
 
   /** Moves the wall clock to {@code ms} (never back) and fires what came due, once each. */
@@ -152,6 +198,7 @@ final class InlineTopology implements TopologyHarness {
         } catch (NodeFailure e) {
           failed("", e);
         }
+        drain();
       }
     }
   }

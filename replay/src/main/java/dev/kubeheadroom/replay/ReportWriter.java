@@ -23,13 +23,16 @@ public final class ReportWriter {
           cpu(n.slackMilli()), n.factor(), pools ? "  " + (n.pool() == null ? "-" : n.pool()) : "");
     }
     out.println();
-    out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n",
-        "NAMESPACE", "POD", "NODE", "MANAGED", "CONTAINER", "REQUEST", "LIMIT");
+    // A GANG column only when some pod is in a gang: output without gangs is unchanged.
+    boolean gangs = report.pods().stream().anyMatch(p -> p.gang() != null);
+    out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%s%n",
+        "NAMESPACE", "POD", "NODE", "MANAGED", "CONTAINER", "REQUEST", "LIMIT", gangs ? "  GANG" : "");
     for (ClusterReport.PodLine p : report.pods()) {
       for (ClusterReport.ContainerLine c : p.containers()) {
-        out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%n", p.namespace(), p.name(),
+        out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%s%n", p.namespace(), p.name(),
             p.node(), p.managed() ? "yes" : "no", c.name(), cpu(c.requestMilli()),
-            c.limitMilli() == 0 ? "-" : cpu(c.limitMilli()));
+            c.limitMilli() == 0 ? "-" : cpu(c.limitMilli()),
+            gangs ? "  " + (p.gang() == null ? "-" : p.gang()) : "");
       }
     }
     ClusterReport.Summary s = report.summary();

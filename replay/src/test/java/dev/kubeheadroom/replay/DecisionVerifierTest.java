@@ -46,6 +46,25 @@ class DecisionVerifierTest {
         .inPool("batch");
   }
 
+  /** a in gang ns/g, decided under the recorded ceiling 1.5 (its own node would give it more). */
+  private static NodeDecision ganged(long targetOfA) {
+    NodeResult r = SlackPolicy.computeNode(16000, INPUTS, PolicyConfig.DEFAULTS);
+    List<DecisionInput> inputs = List.of(DecisionInput.of(INPUTS.get(0)).inGang("ns/g",
+        new dev.kubeheadroom.schemas.CeilingRatio(1500, 1000)), DecisionInput.of(INPUTS.get(1)),
+        DecisionInput.of(INPUTS.get(2)));
+    return new NodeDecision("n1", Instant.parse("2026-03-01T12:00:00Z"), 1, SlackPolicy.NAME, false,
+        DecisionConfig.of(PolicyConfig.DEFAULTS), DecisionStats.of(r.stats()), inputs, List.of(
+            new PodChange("a", "ns", "pod-a", "grow", 500, targetOfA, List.of(new ContainerChange("app", 500, targetOfA)))));
+  }
+
+  @Test
+  void aGangMemberReDerivesUnderItsRecordedCeiling() {
+    // a's own target is well above 750m; the gang's 1.5 ratio holds it at 500m × 1.5
+    assertThat(DecisionVerifier.verify(ganged(750))).isEmpty();
+    assertThat(DecisionVerifier.verify(ganged(1000))).singleElement().asString()
+        .contains("recorded target 1000m").contains("re-derived 750m");
+  }
+
   @Test
   void aHierarchicalDecisionReDerivesWithItsTenants() {
     // 8 cores of slack: tenant x books 500m of 8000m managed, so S_x = 500m and a gets 1000m

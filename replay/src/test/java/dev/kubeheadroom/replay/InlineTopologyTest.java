@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.GangCeiling;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
@@ -163,9 +164,9 @@ class InlineTopologyTest {
       stores.addAll(global.processor().stores());
       inputs.addAll(global.source().topicSet());
     }
-    assertThat(stores).hasSize(5); // nodes, pods, fences; namespaces, config
+    assertThat(stores).hasSize(7); // nodes, pods, fences, gang-nodes, gangs; namespaces, config
     stores.forEach(name -> assertThat(inline.store(name)).as(name).isNotNull());
-    assertThat(inputs).hasSize(5);
+    assertThat(inputs).hasSize(7); // and the two gang topics the topology reads back
     inputs.forEach(topic -> inline.pipe(topic, "k", null, T0.toEpochMilli()));
   }
 
@@ -173,17 +174,22 @@ class InlineTopologyTest {
   void aNodeDeclaredBesideTheOthersIsRunWhereItIsWired() {
     List<Object> seen = new ArrayList<>();
     List<TopologyNode> nodes = new ArrayList<>(HeadroomTopology.nodes(TopologySettings.defaults(topics), listener));
-    ProcessorSupplier<String, NodeDecision, Void, Void> tap = () -> record -> seen.add(record.value());
-    nodes.add(new TopologyNode.Processing("tap", tap, List.of(HeadroomTopology.BOOKING), List.of()));
+    // The gang processor forwards without naming a child (the booking names its two outputs)
+    ProcessorSupplier<String, GangCeiling, Void, Void> tap = () -> record -> seen.add(record.value());
+    nodes.add(new TopologyNode.Processing("tap", tap, List.of(HeadroomTopology.GANG), List.of()));
     InlineTopology tapped = new InlineTopology(nodes, listener, T0);
     tapped.pipe(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)),
         T0.toEpochMilli());
     tapped.pipe(topics.namespaces(), "team-a", JsonCodec.encode(managedNs("team-a")), T0.toEpochMilli());
-    tapped.pipe(topics.nodes(), "n1", JsonCodec.encode(NODE16), T0.toEpochMilli());
-    tapped.pipe(topics.pods(), "n1", JsonCodec.encode(pod("team-a", "web-1", "n1", 2000, 0)), T0.toEpochMilli());
+    for (String node : List.of("n1", "n2")) {
+      tapped.pipe(topics.nodes(), node, JsonCodec.encode(new NodeSnapshot(node, 16000, "linux", false, Map.of())),
+          T0.toEpochMilli());
+      tapped.pipe(topics.pods(), node, JsonCodec.encode(pod("team-a", "w-" + node, node, 2000, 0).withGang("g")),
+          T0.toEpochMilli());
+    }
     tapped.advanceWallClockTo(T0.plusSeconds(60).toEpochMilli());
-    assertThat(seen).as("what booking forwards: the decisions, to every child")
-        .singleElement().isInstanceOf(NodeDecision.class).isEqualTo(decided.get(0));
+    assertThat(seen).as("what the gang processor forwards: a ceiling for each member's node, to every child")
+        .hasSize(2).allSatisfy(c -> assertThat(c).isInstanceOf(GangCeiling.class));
   }
 
   private static NamespaceInfo managedNs(String name) {

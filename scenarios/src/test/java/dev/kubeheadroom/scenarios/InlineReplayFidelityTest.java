@@ -53,7 +53,7 @@ class InlineReplayFidelityTest {
 
   @Test
   void shippedExamplesGiveTheSameReportInlineAndUnderTheTestDriver() throws IOException {
-    for (String example : List.of("two-nodes.jsonl", "reserved-headroom.jsonl")) {
+    for (String example : List.of("two-nodes.jsonl", "reserved-headroom.jsonl", "gangs.jsonl")) {
       Path log = Path.of("..", "docs", "examples", example);
       assertSameRun(log, 1);
     }

@@ -23,6 +23,9 @@ import java.util.Set;
  * @param generation metadata.generation of the object it came from; 0 = built-in defaults
  * @param pools per-node-pool overrides, first match wins ({@link #poolFor})
  * @param tenancy how a node's slack is split across tenants
+ * @param gangOwnerKinds {@code spec.gangs.ownerKinds}: the controller-owner kinds whose pods form
+ *     a gang without the annotation ({@link GangKey}); empty (the default, not written): only the
+ *     {@code kube-headroom.dev/gang} annotation makes gangs
  */
 public record ClusterConfig(
     long generation,
@@ -41,7 +44,8 @@ public record ClusterConfig(
     LabelSelector namespaceSelector,
     List<String> excludedNamespaces,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonSetter(nulls = Nulls.AS_EMPTY) List<NodePool> pools,
-    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Tenancy.OmitNone.class) Tenancy tenancy)
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Tenancy.OmitNone.class) Tenancy tenancy,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonSetter(nulls = Nulls.AS_EMPTY) List<String> gangOwnerKinds)
     implements Versioned {
 
   public static final String POLICY_PROPORTIONAL = "Proportional";
@@ -65,7 +69,8 @@ public record ClusterConfig(
           LabelSelector.NONE,
           List.of("kube-system"),
           List.of(),
-          Tenancy.NONE);
+          Tenancy.NONE,
+          List.of());
 
   public ClusterConfig {
     Require.nonNegative(generation, "generation");
@@ -93,6 +98,7 @@ public record ClusterConfig(
     excludedNamespaces = Require.list(excludedNamespaces);
     pools = Require.list(pools);
     tenancy = tenancy == null ? Tenancy.NONE : tenancy;
+    gangOwnerKinds = Require.list(gangOwnerKinds);
     Set<String> names = new HashSet<>();
     for (NodePool pool : pools) {
       if (!names.add(pool.name())) {
@@ -105,6 +111,17 @@ public record ClusterConfig(
             "pools[" + pool.name() + "]: maxDebounceDelay must be >= debouncePeriod");
       }
     }
+  }
+
+  /** A config without gang owner kinds (every config before §11.6). */
+  public ClusterConfig(long generation, String policy, boolean dryRun, long minBurstFloorMilli,
+      double maxMultiplier, long quantumMilli, int deadbandGrowPercent, int deadbandShrinkPercent,
+      Duration debouncePeriod, Duration maxDebounceDelay, Duration backoffPeriod,
+      RateLimits rateLimits, Webhook webhook, LabelSelector namespaceSelector,
+      List<String> excludedNamespaces, List<NodePool> pools, Tenancy tenancy) {
+    this(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier, quantumMilli,
+        deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay, backoffPeriod,
+        rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy, List.of());
   }
 
   /** A config without pools or tenancy (every config before §11.1 and §11.4). */
@@ -143,19 +160,28 @@ public record ClusterConfig(
         pool.deadbandShrinkPercent() == null ? deadbandShrinkPercent : pool.deadbandShrinkPercent(),
         pool.debouncePeriod() == null ? debouncePeriod : pool.debouncePeriod(),
         pool.maxDebounceDelay() == null ? maxDebounceDelay : pool.maxDebounceDelay(),
-        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy);
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy,
+        gangOwnerKinds);
   }
 
   public ClusterConfig withPools(List<NodePool> value) {
     return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
         quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
-        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, value, tenancy);
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, value, tenancy,
+        gangOwnerKinds);
   }
 
   public ClusterConfig withTenancy(Tenancy value) {
     return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
         quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
-        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, value);
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, value,
+        gangOwnerKinds);
+  }
+
+  public ClusterConfig withGangOwnerKinds(List<String> value) {
+    return new ClusterConfig(generation, policy, dryRun, minBurstFloorMilli, maxMultiplier,
+        quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy, value);
   }
 
   /** The pure policy's view of this config. */
@@ -187,7 +213,8 @@ public record ClusterConfig(
   public ClusterConfig withDryRun(boolean value) {
     return new ClusterConfig(generation, policy, value, minBurstFloorMilli, maxMultiplier,
         quantumMilli, deadbandGrowPercent, deadbandShrinkPercent, debouncePeriod, maxDebounceDelay,
-        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy);
+        backoffPeriod, rateLimits, webhook, namespaceSelector, excludedNamespaces, pools, tenancy,
+        gangOwnerKinds);
   }
 
   /** The same config with every time knob divided by {@code k} (demo {@code --speed}). */
@@ -201,7 +228,7 @@ public record ClusterConfig(
         namespaceSelector, excludedNamespaces,
         pools.stream().map(p -> p.withDebounce(divideOrNull(p.debouncePeriod(), k),
             divideOrNull(p.maxDebounceDelay(), k))).toList(),
-        tenancy);
+        tenancy, gangOwnerKinds);
   }
 
   private static Duration divideOrNull(Duration d, double k) {

@@ -18,13 +18,19 @@ import java.util.List;
  *     then not written
  * @param tenantWeight under hierarchical tenancy, the tenant's weight multiplier; 0 otherwise and
  *     then not written
+ * @param gang the pod's gang ({@link GangKey}), or null (then not written: a pod in no gang, and
+ *     every record before §11.6, keeps its bytes)
+ * @param gangCeiling the ceiling its gang put on it ({@code UniformCeiling}): the lowest ratio of
+ *     the gang's members, this node's included; null when none applied (a gang of one)
  */
 public record DecisionInput(
     String key, long requestMilli, long currentLimitMilli, boolean managed, long userCapMilli,
     @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
     @com.fasterxml.jackson.annotation.JsonSetter(nulls = com.fasterxml.jackson.annotation.Nulls.AS_EMPTY)
-    double tenantWeight) {
+    double tenantWeight,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String gang,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRatio gangCeiling) {
 
   /** As strict as the policy's input, so a record it would refuse is refused when read. */
   public DecisionInput {
@@ -35,6 +41,18 @@ public record DecisionInput(
     if (tenant != null && !(tenantWeight > 0 && Double.isFinite(tenantWeight))) {
       throw new IllegalArgumentException("tenantWeight must be positive with a tenant, got " + tenantWeight);
     }
+  }
+
+  /** An input in no gang. */
+  public DecisionInput(String key, long requestMilli, long currentLimitMilli, boolean managed,
+      long userCapMilli, String tenant, double tenantWeight) {
+    this(key, requestMilli, currentLimitMilli, managed, userCapMilli, tenant, tenantWeight, null, null);
+  }
+
+  /** This input as a member of {@code gang} under {@code ceiling} (null: none applied). */
+  public DecisionInput inGang(String gangKey, CeilingRatio ceiling) {
+    return new DecisionInput(key, requestMilli, currentLimitMilli, managed, userCapMilli, tenant,
+        tenantWeight, gangKey, ceiling);
   }
 
   /** An input without a tenant (flat policy). */

@@ -16,6 +16,11 @@ public final class HeadroomKeys {
   public static final String UNMANAGED = "unmanaged";
   /** Pod annotation capping that pod's limit, a CPU quantity. */
   public static final String MAX_CPU_ANNOTATION = GROUP + "/max-cpu";
+  /**
+   * Pod annotation joining the pod to a gang: the pods of one namespace with the same value get
+   * one uniform ceiling (§11.6, {@link GangKey}).
+   */
+  public static final String GANG_ANNOTATION = GROUP + "/gang";
   /** Pod annotation Headroom writes: JSON explaining the last computation. */
   public static final String STATUS_ANNOTATION = GROUP + "/status";
   /**

@@ -33,6 +33,9 @@ import java.util.Map;
  *     written before it reads as false.
  * @param epoch the publishing ingest leadership ({@link NodeEvent#epoch}); not part of the pod:
  *     {@link #sameBooking} ignores it, and every {@code with…} copy keeps it
+ * @param gang the pod's {@code kube-headroom.dev/gang} annotation (its gang within its namespace,
+ *     {@link GangKey}), or null. Added to schema 1 (additive): not written when null, so a pod
+ *     without it keeps its bytes, and a record written before it reads as no gang.
  */
 public record PodSnapshot(
     String uid,
@@ -51,7 +54,8 @@ public record PodSnapshot(
     List<ContainerSnapshot> containers,
     ResizeStatus resize,
     @JsonSetter(nulls = Nulls.AS_EMPTY) boolean podLevelResources,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String gang)
     implements NodeEvent {
 
   public static final String QOS_BURSTABLE = "Burstable";
@@ -68,6 +72,15 @@ public record PodSnapshot(
     containers = Require.list(containers);
     resize = resize == null ? ResizeStatus.NONE : resize;
     Require.nonNegative(epoch, "epoch");
+  }
+
+  /** A pod in no gang (every pod before gangs, §11.6). */
+  public PodSnapshot(String uid, String namespace, String name, String node, String phase,
+      String qosClass, String resourceVersion, long generation, String mode, long maxCpuMilli,
+      String maxCpuInvalid, boolean vpaControlsLimits, List<OwnerRef> owners,
+      List<ContainerSnapshot> containers, ResizeStatus resize, boolean podLevelResources, long epoch) {
+    this(uid, namespace, name, node, phase, qosClass, resourceVersion, generation, mode, maxCpuMilli,
+        maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, epoch, null);
   }
 
   /** A pod as projected, before any leader stamps it. */
@@ -139,7 +152,7 @@ public record PodSnapshot(
   public PodSnapshot withContainers(List<ContainerSnapshot> newContainers) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
         mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, newContainers, resize,
-        podLevelResources, epoch);
+        podLevelResources, epoch, gang);
   }
 
   /**
@@ -167,14 +180,21 @@ public record PodSnapshot(
     PodSnapshot p = withCpuLimits(limits);
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
         generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
-        resize, podLevelResources, epoch);
+        resize, podLevelResources, epoch, gang);
+  }
+
+  /** The same pod in gang {@code value} (its annotation; null: none). */
+  public PodSnapshot withGang(String value) {
+    return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion, generation,
+        mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize,
+        podLevelResources, epoch, value);
   }
 
   @Override
   public PodSnapshot withEpoch(long value) {
     return value == epoch ? this : new PodSnapshot(uid, namespace, name, node, phase, qosClass,
         resourceVersion, generation, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners,
-        containers, resize, podLevelResources, value);
+        containers, resize, podLevelResources, value, gang);
   }
 
   /** Equal in every field a decision depends on (ignores resourceVersion and epoch). */
@@ -185,6 +205,7 @@ public record PodSnapshot(
 
   private PodSnapshot withResourceVersion(String rv) {
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
-        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, 0);
+        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, 0,
+        gang);
   }
 }

@@ -82,6 +82,15 @@ public final class TopicBootstrap {
                 TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
                 TopicConfig.RETENTION_MS_CONFIG, Long.toString(checkpointRetention(layout).toMillis()))));
       }
+      for (String name : topics.gangs()) {
+        if (!existing.contains(name)) {
+          // As many partitions as the node-keyed topics: gang-ceilings is read by node beside
+          // them (checkPartitions refuses a mismatch), gang-members spreads gangs as widely.
+          // Deleted by age like the events: the topology keeps what it needs in its stores.
+          missing.add(new NewTopic(name, layout.partitions(), layout.replicationFactor())
+              .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+        }
+      }
       if (!missing.isEmpty()) {
         try {
           admin.createTopics(missing).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -145,10 +154,12 @@ public final class TopicBootstrap {
       throw new ExecutionException(e.getMessage(), e);
     }
     long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    List<String> byNode = new ArrayList<>(topics.nodeKeyed());
+    byNode.add(topics.gangCeilings()); // keyed by node, read in the node's task
     Map<String, TopicDescription> described =
-        admin.describeTopics(topics.nodeKeyed()).allTopicNames().get(remaining, TimeUnit.MILLISECONDS);
+        admin.describeTopics(byNode).allTopicNames().get(remaining, TimeUnit.MILLISECONDS);
     Map<String, Integer> counts = new TreeMap<>();
-    for (String name : topics.nodeKeyed()) {
+    for (String name : byNode) {
       counts.put(name, described.get(name).partitions().size());
     }
     if (counts.values().stream().distinct().count() > 1) {

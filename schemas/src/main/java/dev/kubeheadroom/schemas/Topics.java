@@ -60,6 +60,27 @@ public record Topics(String prefix) {
     return prefix + "checkpoints";
   }
 
+  /**
+   * Each node's part of each gang ({@link GangMembers}); key: the gang ({@link GangKey}), so one
+   * task reduces a gang. Read and written only by the topology (the repartition by gang).
+   */
+  public String gangMembers() {
+    return prefix + "gang-members";
+  }
+
+  /**
+   * Gang ceilings back to the members' nodes ({@link GangCeiling}); key: node name, so it must
+   * share the node-keyed topics' partition count (the node's task reads it beside its events).
+   */
+  public String gangCeilings() {
+    return prefix + "gang-ceilings";
+  }
+
+  /** The topology's own topics for gangs (§11.6): the repartition by gang and the join back by node. */
+  public List<String> gangs() {
+    return List.of(gangMembers(), gangCeilings());
+  }
+
   /** Records no stage could read, with the reason. */
   public String deadLetter() {
     return prefix + "dead-letter";
@@ -70,12 +91,16 @@ public record Topics(String prefix) {
     return List.of(pods(), nodes(), decisions(), outcomes());
   }
 
-  /** Every topic of the pipeline: the node-keyed ones, the compacted ones, the dead letters, the checkpoints. */
+  /**
+   * Every topic of the pipeline: the node-keyed ones, the compacted ones, the dead letters, the
+   * checkpoints, the gangs'.
+   */
   public List<String> all() {
     List<String> all = new java.util.ArrayList<>(nodeKeyed());
     all.addAll(compacted());
     all.add(deadLetter());
     all.add(checkpoints());
+    all.addAll(gangs());
     return List.copyOf(all);
   }
 

@@ -74,6 +74,39 @@ class TopicBootstrapTest {
         assertThat(config.get("min.insync.replicas").source())
             .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
       });
+      }
+    }
+  }
+
+  // The gang topics (§11.6) are the topology's repartition by gang and its join back by node:
+  // gang-ceilings is read beside the node-keyed topics, so it needs their partition count.
+  @Test
+  void gangTopicsAreCreatedWithTheNodeKeyedPartitionsAndRetention(KafkaBroker kafka) throws Exception {
+    Topics topics = new Topics(TestKafka.uniqueName("gangs") + ".");
+    TopicLayout layout = TopicLayout.singleBroker(3);
+    try (Admin admin = kafka.admin()) {
+      TopicBootstrap.ensure(admin, topics, layout, TIMEOUT);
+      var described = admin.describeTopics(topics.gangs()).allTopicNames().get(30, TimeUnit.SECONDS);
+      for (String name : topics.gangs()) {
+        assertThat(described.get(name).partitions()).as(name).hasSize(3);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
+        Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+        assertThat(config.get("cleanup.policy").value()).as(name).isEqualTo("delete");
+        assertThat(Long.parseLong(config.get("retention.ms").value())).as(name)
+            .isEqualTo(layout.retention().toMillis());
+      }
+    }
+  }
+
+  @Test
+  void aGangCeilingsTopicWithAnotherPartitionCountIsRefused(KafkaBroker kafka) {
+    Topics topics = new Topics(TestKafka.uniqueName("gangsplit") + ".");
+    kafka.createTopics(java.util.Map.of(topics.gangCeilings(), 1));
+    try (Admin admin = kafka.admin()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+          () -> TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(2), TIMEOUT))
+          .isInstanceOf(TopicBootstrap.LayoutException.class)
+          .hasMessageContaining(topics.gangCeilings());
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.GangCeiling;
+import dev.kubeheadroom.schemas.GangMembers;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
@@ -28,13 +30,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * NodeBooking} and {@link NodeDecider}. Event time comes from record timestamps; decision time
  * from the punctuator (which replay drives), never from a clock read here.
  */
-final class BookingProcessor implements Processor<String, NodeEvent, String, NodeDecision> {
+final class BookingProcessor implements Processor<String, Object, String, Object> {
   private final TopologySettings settings;
   private final GlobalVersion globals;
   private final TopologyListener listener;
   private final Debouncer debouncer = new Debouncer();
-  private ProcessorContext<String, NodeDecision> context;
+  private ProcessorContext<String, Object> context;
   private BookingStore bookings;
+  private GangLink gangs;
   private EpochFence fence;
   private KeyValueStore<String, NamespaceInfo> namespaces;
   private KeyValueStore<String, ClusterConfig> configs;
@@ -49,21 +52,26 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
   }
 
   @Override
-  public void init(ProcessorContext<String, NodeDecision> context) {
+  public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.bookings = new BookingStore(
         context.getStateStore(HeadroomTopology.NODES_STORE),
         context.getStateStore(HeadroomTopology.PODS_STORE));
     this.fence = new EpochFence(context.getStateStore(HeadroomTopology.FENCES_STORE));
+    this.gangs = new GangLink(context.getStateStore(HeadroomTopology.GANG_NODES_STORE));
     this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
     this.configs = context.getStateStore(HeadroomTopology.CONFIG_STORE);
     context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, NodeEvent> record) {
+  public void process(Record<String, Object> record) {
     try {
-      book(record);
+      if (record.value() instanceof GangCeiling ceiling) {
+        joinCeiling(ceiling, record.timestamp());
+      } else {
+        book(record.withValue((NodeEvent) record.value()));
+      }
     } catch (RuntimeException e) {
       throw new NodeFailure(record.key(), e); // to the processing handler: dead-lettered, skipped
     }
@@ -92,11 +100,31 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
       listener.podRemoved(node, removed.namespace(), removed.name());
     }
     if (record.value() instanceof NodeRemoved) {
+      forwardReports(gangs.removed(node), record.timestamp());
       debouncer.forget(node);
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
       debouncer.touch(node, changedAt(record.timestamp()));
+    }
+  }
+
+  /**
+   * A gang's ceiling joined back to its member's node (§11.6): kept for the node's decisions, and
+   * the node is due (as after any change) when it moves what the node would decide with.
+   */
+  private void joinCeiling(GangCeiling ceiling, long recordMs) {
+    if (gangs.receive(ceiling)) {
+      String node = ceiling.node();
+      poolTiming(node, bookings.load(node));
+      debouncer.touch(node, changedAt(recordMs));
+    }
+  }
+
+  /** The node's reports to its gangs, keyed by gang: the repartition the gang processor reads. */
+  private void forwardReports(List<GangMembers> reports, long timestampMs) {
+    for (GangMembers report : reports) {
+      context.forward(new Record<>(report.gang(), report, timestampMs), HeadroomTopology.GANG_MEMBERS_SINK);
     }
   }
 
@@ -164,13 +192,17 @@ final class BookingProcessor implements Processor<String, NodeEvent, String, Nod
   private void decide(String node, ClusterConfig config, Instant now, long wallClockMs) {
     long started = System.nanoTime(); // duration metric only; never feeds a decision
     NodeBooking booking = bookings.load(node);
-    Step step = NodeDecider.decide(booking, config, namespaces::get, now);
+    NodeDecider.Decided decided = NodeDecider.decide(booking, config, namespaces::get, gangs.ceilings(node), now);
+    Step step = decided.step();
     // Split before saving: a decision that cannot be sent must not be remembered as sent.
     List<NodeDecision> records = step.decision()
         .map(d -> DecisionParts.split(d, settings.maxRecordBytes())).orElse(List.of());
     bookings.save(step);
     for (NodeDecision record : records) { // one, or the parts in order (DecisionParts)
-      context.forward(new Record<>(node, record, wallClockMs));
+      context.forward(new Record<>(node, record, wallClockMs), HeadroomTopology.DECISIONS_SINK);
+    }
+    if (decided.gangs() != null) {
+      forwardReports(gangs.report(node, decided.gangs().report()), wallClockMs);
     }
     step.decision().ifPresent(listener::decided);
     NodeDecider.nextWake(step.booking(), config, now).ifPresent(w -> debouncer.wakeAt(node, w));

@@ -1,6 +1,8 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.GangCeiling;
+import dev.kubeheadroom.schemas.GangMembers;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NamespaceInfo;
@@ -33,6 +35,9 @@ import org.apache.kafka.streams.state.Stores;
  *   → booking (stores: nodes, pods, fences; a stale leader's record is fenced;
  *              wall-clock punctuator: debounce → policy)
  *   → decisions (key: node)
+ *   → gang-members (key: gang; a node's members of a gang and their own targets, when changed)
+ * gang-members → gang (store: gangs; per gang, each node's part) → gang-ceilings (key: node; the
+ *   lowest ratio among the gang's members elsewhere) → booking (store: gang-nodes; the node is due)
  * namespaces, config (compacted) → global stores (bump a version the punctuator compares)
  * </pre>
  *
@@ -48,6 +53,10 @@ public final class HeadroomTopology {
   public static final String FENCES_STORE = "headroom-fences";
   public static final String NAMESPACES_STORE = "headroom-namespaces";
   public static final String CONFIG_STORE = "headroom-config";
+  /** Per node, what it last reported to its gangs and the ceilings they sent it (§11.6). */
+  public static final String GANG_NODES_STORE = "headroom-gang-nodes";
+  /** Per gang and node, the node's part of the gang ({@link GangPart}). */
+  public static final String GANGS_STORE = "headroom-gangs";
 
   static final String PODS_SOURCE = "pods-source";
   static final String NODES_SOURCE = "nodes-source";
@@ -61,6 +70,14 @@ public final class HeadroomTopology {
   /** The booking processor: where the decoder forwards each node event it could read. */
   public static final String BOOKING = "booking";
   static final String DECISIONS_SINK = "decisions-sink";
+  static final String GANG_MEMBERS_SINK = "gang-members-sink";
+  static final String GANG_MEMBERS_SOURCE = "gang-members-source";
+  static final String GANG_DECODE = "gang-decode";
+  /** Reduces each gang: the {@code gang-members} topic's only reader. */
+  public static final String GANG = "gang";
+  static final String GANG_CEILINGS_SINK = "gang-ceilings-sink";
+  static final String GANG_CEILINGS_SOURCE = "gang-ceilings-source";
+  static final String GANG_CEILING_DECODE = "gang-ceiling-decode";
   static final String DEAD_LETTER_SINK = "dead-letter-sink";
 
   private HeadroomTopology() {}
@@ -81,8 +98,13 @@ public final class HeadroomTopology {
     ProcessorSupplier<String, byte[], String, Object> decode = () -> new EventDecoder(listener);
     ProcessorSupplier<String, byte[], String, NodeCheckpoint> checkpoint =
         () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener);
-    ProcessorSupplier<String, NodeEvent, String, NodeDecision> booking =
+    ProcessorSupplier<String, Object, String, Object> booking =
         () -> new BookingProcessor(settings, globals, listener);
+    ProcessorSupplier<String, byte[], String, Object> gangDecode = () -> new GangDecoder<>(
+        GangMembers.class, GangMembers::gang, GANG, GANG_DECODE, listener);
+    ProcessorSupplier<String, byte[], String, Object> ceilingDecode = () -> new GangDecoder<>(
+        GangCeiling.class, GangCeiling::node, BOOKING, GANG_CEILING_DECODE, listener);
+    ProcessorSupplier<String, GangMembers, String, GangCeiling> gang = GangProcessor::new;
     return List.of(
         new Source(PODS_SOURCE, topics.pods()),
         new Source(NODES_SOURCE, topics.nodes()),
@@ -92,18 +114,32 @@ public final class HeadroomTopology {
         new Processing(CHECKPOINT, checkpoint, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of(),
             List.of(NODES_STORE, PODS_STORE)),
         new Processing(DECODE, decode, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of()),
+        // Gangs (§11.6): the ceilings joined back by node enter the booking beside the events.
+        new Source(GANG_CEILINGS_SOURCE, topics.gangCeilings()),
+        new Processing(GANG_CEILING_DECODE, ceilingDecode, List.of(GANG_CEILINGS_SOURCE), List.of()),
+        new Source(GANG_MEMBERS_SOURCE, topics.gangMembers()),
+        new Processing(GANG_DECODE, gangDecode, List.of(GANG_MEMBERS_SOURCE), List.of()),
         new Sink(DEAD_LETTER_SINK, topics.deadLetter(), new StringSerializer(),
-            HeadroomSerdes.deadLetters().serializer(), List.of(DECODE)),
-        new Processing(BOOKING, booking, List.of(DECODE),
+            HeadroomSerdes.deadLetters().serializer(), List.of(DECODE, GANG_CEILING_DECODE, GANG_DECODE)),
+        new Processing(BOOKING, booking, List.of(DECODE, GANG_CEILING_DECODE),
             List.of(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE),
                     Serdes.String(), new JsonSerde<>(NodeSnapshot.class)).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS_STORE),
                     Serdes.String(), new PodEntrySerde()).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FENCES_STORE),
-                    Serdes.String(), Serdes.Long()).withCachingEnabled())),
+                    Serdes.String(), Serdes.Long()).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GANG_NODES_STORE),
+                    Serdes.String(), new JsonSerde<>(NodeGangs.class)).withCachingEnabled())),
         new Sink(DECISIONS_SINK, topics.decisions(), new StringSerializer(),
             HeadroomSerdes.decisions().serializer(), List.of(BOOKING)),
+        new Sink(GANG_MEMBERS_SINK, topics.gangMembers(), new StringSerializer(),
+            new JsonSerde<>(GangMembers.class).serializer(), List.of(BOOKING)),
+        new Processing(GANG, gang, List.of(GANG_DECODE),
+            List.of(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GANGS_STORE),
+                Serdes.String(), new JsonSerde<>(GangPart.class)).withCachingEnabled())),
+        new Sink(GANG_CEILINGS_SINK, topics.gangCeilings(), new StringSerializer(),
+            new JsonSerde<>(GangCeiling.class).serializer(), List.of(GANG)),
         new Sink(CHECKPOINTS_SINK, topics.checkpoints(), new StringSerializer(),
             HeadroomSerdes.checkpoints().serializer(), List.of(CHECKPOINT), new CheckpointPartitioner()),
         new GlobalTable("namespaces-table", "namespaces-source", topics.namespaces(),

@@ -32,11 +32,13 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Deserializer<PodEntry> {
   /**
-   * 3 added the entry's {@code refusals} at the end (1 and 2 are read with one refusal when in
+   * 4 added the pod's {@code gang} annotation at the end (1 to 3 are read as no gang); 3 added
+   * the entry's {@code refusals} at the end (1 and 2 are read with one refusal when in
    * backoff, else none); 2 added {@code podLevelResources} after the resize status (1 is read as
    * false).
    */
-  static final byte VERSION = 3;
+  static final byte VERSION = 4;
+  private static final byte VERSION_3 = 3;
   private static final byte VERSION_2 = 2;
   private static final byte VERSION_1 = 1;
   /**
@@ -44,7 +46,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
    * {@code epoch} is the one component not written: bookings hold events unstamped (the node's
    * epoch lives in the fences store, {@code EpochFence}), so it is always 0 here.
    */
-  static final int POD_FIELDS = 17;
+  static final int POD_FIELDS = 18;
   static final int CONTAINER_FIELDS = 6;
   static final int OWNER_FIELDS = 4;
   static final int PENDING_FIELDS = 4;
@@ -87,6 +89,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     }
     w.bool(entry.infeasibleSeen());
     w.varLong(entry.refusals());
+    w.str(p.gang());
     return Arrays.copyOf(w.buf, w.len);
   }
 
@@ -101,7 +104,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     try {
       ByteBuffer in = ByteBuffer.wrap(data);
       byte version = in.get();
-      if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
+      if (version != VERSION && version != VERSION_3 && version != VERSION_2 && version != VERSION_1) {
         throw new SchemaException("pod store value has format version " + version + ", this build reads "
             + VERSION + " (and JSON)");
       }
@@ -156,8 +159,11 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     }
     Instant backoffSince = bool(in) ? instant(in) : null;
     boolean infeasibleSeen = bool(in);
-    int refusals = version >= VERSION ? (int) Math.min(Integer.MAX_VALUE, varLong(in))
+    int refusals = version >= VERSION_3 ? (int) Math.min(Integer.MAX_VALUE, varLong(in))
         : backoffSince == null ? 0 : 1;
+    if (version >= VERSION) {
+      pod = pod.withGang(str(in));
+    }
     if (in.hasRemaining()) {
       throw new SchemaException("pod store value has " + in.remaining() + " bytes past its end");
     }

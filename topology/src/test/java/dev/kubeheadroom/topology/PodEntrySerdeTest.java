@@ -66,7 +66,7 @@ class PodEntrySerdeTest {
     // given version 1 bytes: version 2's without the podLevelResources byte after the resize
     // status (sparse(): no pending, no backoff, so three booleans follow it), version 2's being
     // version 3's without the trailing refusal count
-    byte[] v3 = serde.serialize("t", sparse());
+    byte[] v3 = v3(sparse());
     byte[] v2 = Arrays.copyOf(v3, v3.length - 1);
     byte[] v1 = new byte[v2.length - 1];
     int at = v2.length - 4;
@@ -82,15 +82,31 @@ class PodEntrySerdeTest {
   void aVersionTwoValueWrittenBeforeRefusalsWereCountedReadsAsOneRefusalWhenInBackoff() {
     // given version 2 bytes: version 3's without the trailing refusal count (300 takes 2 varint bytes)
     PodEntry inBackoff = full();
-    byte[] v3 = serde.serialize("t", inBackoff);
+    byte[] v3 = v3(inBackoff);
     byte[] v2 = Arrays.copyOf(v3, v3.length - 2);
     v2[0] = 2;
     // when / then: the backoff it was in is kept, as a first refusal's
     assertThat(serde.deserialize("t", v2)).isEqualTo(new PodEntry(inBackoff.pod(),
         inBackoff.pending(), inBackoff.backoffSince(), true, 1));
-    byte[] sparseV2 = Arrays.copyOf(serde.serialize("t", sparse()), serde.serialize("t", sparse()).length - 1);
+    byte[] sparseV2 = Arrays.copyOf(v3(sparse()), v3(sparse()).length - 1);
     sparseV2[0] = 2;
     assertThat(serde.deserialize("t", sparseV2).refusals()).isZero();
+  }
+
+  /** Version 3 bytes of an entry in no gang: version 4's without the trailing null gang. */
+  private byte[] v3(PodEntry noGang) {
+    byte[] v4 = serde.serialize("t", noGang);
+    byte[] v3 = Arrays.copyOf(v4, v4.length - 1);
+    v3[0] = 3;
+    return v3;
+  }
+
+  @Test
+  void theGangSurvivesTheRoundTripAndAVersionThreeValueReadsAsNoGang() {
+    PodEntry member = new PodEntry(full().pod().withGang("train-ü"), full().pending(),
+        full().backoffSince(), true, 300);
+    assertThat(serde.deserialize("t", serde.serialize("t", member))).isEqualTo(member);
+    assertThat(serde.deserialize("t", v3(full()))).isEqualTo(full());
   }
 
   @Test

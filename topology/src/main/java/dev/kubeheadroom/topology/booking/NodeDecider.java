@@ -13,6 +13,7 @@ import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.Tenant;
+import dev.kubeheadroom.schemas.CeilingRatio;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
 import dev.kubeheadroom.schemas.ContainerKind;
@@ -50,14 +51,34 @@ public final class NodeDecider {
   /** The policy's view of one pod, with the containers it would split a target across. */
   public record PodView(PodEntry entry, PodInput input, List<ContainerInput> containers, Ineligibility whyNot) {}
 
-  /** Decides one node at {@code now}; the returned step carries the decision if anything changes. */
+  /**
+   * One decision of a node: the step, and the node's gangs as it saw them (what it reports to each
+   * gang); {@code gangs} is null when the node could not be decided (no snapshot yet).
+   */
+  public record Decided(Step step, GangCeilings gangs) {}
+
+  /** Decides one node at {@code now} with no gang ceilings from elsewhere. */
   public static Step decide(
       NodeBooking booking,
       ClusterConfig config,
       Function<String, NamespaceInfo> namespaces,
       Instant now) {
+    return decide(booking, config, namespaces, Map.of(), now).step();
+  }
+
+  /**
+   * Decides one node at {@code now}; the returned step carries the decision if anything changes.
+   * {@code ceilings}: per gang, the lowest ratio its members on other nodes reported (§11.6).
+   */
+  public static Decided decide(
+      NodeBooking booking,
+      ClusterConfig config,
+      Function<String, NamespaceInfo> namespaces,
+      Map<String, CeilingRatio> ceilings,
+      Instant now) {
     if (booking.snapshot() == null) {
-      return Step.unchanged(booking); // allocatable unknown until the node's snapshot arrives
+      // allocatable unknown until the node's snapshot arrives
+      return new Decided(Step.unchanged(booking), null);
     }
     // The node's pool is read from its labels at every decision, so a relabelled node moves pools
     // at its next decision (docs/design/headroom-design.txt §11.4).
@@ -69,14 +90,16 @@ public final class NodeDecider {
     NodeResult result = tenants == null
         ? SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig)
         : HierarchicalPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, tenants, policyConfig);
+    GangCeilings gangs = GangCeilings.of(views, result.decisions(), config.gangOwnerKinds(), ceilings);
 
     TreeMap<String, PodEntry> pods = new TreeMap<>(booking.pods());
     Set<String> touched = new HashSet<>();
     dropStalePending(views, pods, touched, config, now);
 
     List<PodChange> changes = new ArrayList<>();
-    for (Decision decision : result.decisions()) {
-      PodView view = views.get(decision.key());
+    for (Decision own : result.decisions()) {
+      PodView view = views.get(own.key());
+      Decision decision = gangs.apply(view, own, policyConfig);
       if (!decision.apply()) {
         continue;
       }
@@ -101,14 +124,14 @@ public final class NodeDecider {
     }
     NodeBooking next = touched.isEmpty() ? booking : NodeBooking.owning(booking.node(), booking.snapshot(), pods);
     if (changes.isEmpty()) {
-      return new Step(next, touched, false, false, Optional.empty());
+      return new Decided(new Step(next, touched, false, false, Optional.empty()), gangs);
     }
     NodeDecision decision = new NodeDecision(booking.node(), now, config.generation(),
         tenants == null ? SlackPolicy.NAME : HierarchicalPolicy.NAME, config.dryRun(),
         DecisionConfig.of(policyConfig), DecisionStats.of(result.stats()),
-        decisionInputs(inputs, tenants), changes) // policy types → the topic's records, here at the boundary
+        decisionInputs(inputs, tenants, gangs), changes) // policy types → the topic's records, here at the boundary
         .inPool(pool == null ? null : pool.name());
-    return new Step(next, touched, false, false, Optional.of(decision));
+    return new Decided(new Step(next, touched, false, false, Optional.of(decision)), gangs);
   }
 
   /**
@@ -128,13 +151,14 @@ public final class NodeDecider {
     return tenants;
   }
 
-  private static List<DecisionInput> decisionInputs(List<PodInput> inputs, List<Tenant> tenants) {
-    if (tenants == null) {
-      return DecisionInput.of(inputs);
-    }
+  private static List<DecisionInput> decisionInputs(List<PodInput> inputs, List<Tenant> tenants,
+      GangCeilings gangs) {
     List<DecisionInput> out = new ArrayList<>(inputs.size());
     for (int i = 0; i < inputs.size(); i++) {
-      out.add(DecisionInput.of(inputs.get(i), tenants.get(i)));
+      PodInput in = inputs.get(i);
+      DecisionInput recorded = tenants == null ? DecisionInput.of(in) : DecisionInput.of(in, tenants.get(i));
+      String gang = gangs.gangOf(in.key());
+      out.add(gang == null ? recorded : recorded.inGang(gang, CeilingRatio.of(gangs.ceilingOf(in.key()))));
     }
     return out;
   }

@@ -1,0 +1,100 @@
+package dev.kubeheadroom.topology.booking;
+
+import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.GangRatio;
+import dev.kubeheadroom.policy.PolicyConfig;
+import dev.kubeheadroom.policy.UniformCeiling;
+import dev.kubeheadroom.schemas.CeilingRatio;
+import dev.kubeheadroom.schemas.GangKey;
+import dev.kubeheadroom.schemas.GangMember;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One node's side of its gangs at a decision (docs/design/headroom-design.txt §11.6): which
+ * managed pods are members of which gang, what their own node gives each (the report the gang
+ * reduces), and the ceiling each member gets: the lowest of the ratios its gang's members on other
+ * nodes reported (the {@code remote} ceilings) and of this node's members, fresh. A gang with one
+ * member in all has no ceiling, so it is decided as if in no gang. Pure.
+ */
+public final class GangCeilings {
+  /** No gangs on the node: what a booking without gang members decides with. */
+  public static final GangCeilings NONE = new GangCeilings(Map.of(), Map.of(), Map.of());
+
+  private final Map<String, String> gangByUid;
+  private final Map<String, GangRatio> ceilingByGang;
+  private final Map<String, List<GangMember>> report;
+
+  private GangCeilings(Map<String, String> gangByUid, Map<String, GangRatio> ceilingByGang,
+      Map<String, List<GangMember>> report) {
+    this.gangByUid = gangByUid;
+    this.ceilingByGang = ceilingByGang;
+    this.report = report;
+  }
+
+  /**
+   * The node's gangs: {@code views} (the booking's pods), {@code own} (the policy's decisions,
+   * before any ceiling), {@code remote} (the last ceiling each gang sent this node).
+   */
+  public static GangCeilings of(Map<String, NodeDecider.PodView> views, List<Decision> own,
+      List<String> ownerKinds, Map<String, CeilingRatio> remote) {
+    Map<String, String> gangByUid = new HashMap<>();
+    Map<String, List<GangMember>> report = new TreeMap<>();
+    for (Decision d : own) {
+      NodeDecider.PodView view = views.get(d.key());
+      String gang = GangKey.of(view.entry().pod(), ownerKinds);
+      long request = view.input().requestMilli();
+      if (gang == null || request <= 0 || d.targetLimitMilli() < request) {
+        continue; // no gang, or nothing a ratio can say (a pod with no request)
+      }
+      gangByUid.put(d.key(), gang);
+      report.computeIfAbsent(gang, g -> new ArrayList<>()).add(new GangMember(d.key(), request, d.targetLimitMilli()));
+    }
+    if (gangByUid.isEmpty() && remote.isEmpty()) {
+      return NONE;
+    }
+    Map<String, GangRatio> ceilings = new HashMap<>();
+    report.forEach((gang, members) -> {
+      CeilingRatio elsewhere = remote.get(gang);
+      if (elsewhere == null && members.size() < 2) {
+        return; // a gang of one (so far) is no gang
+      }
+      List<GangRatio> ratios = new ArrayList<>(members.size() + 1);
+      members.forEach(m -> ratios.add(m.ratio()));
+      if (elsewhere != null) {
+        ratios.add(elsewhere.toPolicy());
+      }
+      ceilings.put(gang, GangRatio.lowest(ratios));
+    });
+    return new GangCeilings(gangByUid, ceilings, report);
+  }
+
+  /** The member's decision under its gang's ceiling; {@code own} when it is in none or none applies. */
+  public Decision apply(NodeDecider.PodView view, Decision own, PolicyConfig config) {
+    GangRatio ceiling = ceilingOf(own.key());
+    return ceiling == null ? own : UniformCeiling.apply(view.input(), own, ceiling, config);
+  }
+
+  /** The pod's gang, or null. */
+  public String gangOf(String uid) {
+    return gangByUid.get(uid);
+  }
+
+  /** The ceiling the pod's gang puts on it, or null. */
+  public GangRatio ceilingOf(String uid) {
+    String gang = gangByUid.get(uid);
+    return gang == null ? null : ceilingByGang.get(gang);
+  }
+
+  /** This node's managed members of each gang and their own targets, by gang, uid order. */
+  public Map<String, List<GangMember>> report() {
+    return report;
+  }
+
+  public boolean isEmpty() {
+    return gangByUid.isEmpty();
+  }
+}
