@@ -6,12 +6,12 @@ import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.TestKafka;
 import dev.kubeheadroom.testkit.WithKafka;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.common.config.ConfigResource;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @WithKafka
