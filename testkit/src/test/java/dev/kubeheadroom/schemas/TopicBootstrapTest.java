@@ -74,7 +74,6 @@ class TopicBootstrapTest {
         assertThat(config.get("min.insync.replicas").source())
             .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
       });
-      }
     }
   }
 
