@@ -57,6 +57,9 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
   /** Pods and nodes bound with only the fields the projections read ({@link ProjectedFields}). */
   private final boolean projectedOnly;
   private Instant lastAt;
+  /** The last {@code at} text parsed, and what it parsed to. */
+  private String lastAtText;
+  private Instant lastAtParsed;
   private long lineNumber;
   private WatchLogItem next;
 
@@ -239,10 +242,17 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       if (!atNode.isTextual()) {
         return new Malformed(number, "bad time: at must be an RFC 3339 string");
       }
-      try {
-        at = OffsetDateTime.parse(atNode.textValue()).toInstant();
-      } catch (DateTimeParseException e) {
-        return new Malformed(number, "bad time \"" + oneLine(atNode.textValue()) + "\": not RFC 3339");
+      String text = atNode.textValue();
+      if (text.equals(lastAtText)) {
+        at = lastAtParsed; // consecutive lines mostly share their time: parse it once
+      } else {
+        try {
+          at = OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+          return new Malformed(number, "bad time \"" + oneLine(text) + "\": not RFC 3339");
+        }
+        lastAtText = text;
+        lastAtParsed = at;
       }
       lastAt = at; // the next line without at takes this time, even if the rest of this one is bad
     }
