@@ -37,9 +37,7 @@ class ProjectedFieldsReaderTest {
   void everyLineOfTheTraceProjectsTheSameBothWays() throws IOException {
     Path trace = TraceScenarioTest.TRACE;
     assumeTrue(TraceScenario.available(trace), "openb trace not found at " + trace.toAbsolutePath());
-    Path log = dir.resolve("trace.jsonl");
-    TraceScenario.build(trace, TraceScenario.Options.defaults(30)).write(log);
-    Count count = sameBothWays(Files.readAllLines(log));
+    Count count = sameBothWays(TraceLog30.lines());
     assertThat(count.lines).isGreaterThan(1000);
     assertThat(count.lean).as("lines the lean binding read").isGreaterThan(count.lines * 9 / 10);
   }
