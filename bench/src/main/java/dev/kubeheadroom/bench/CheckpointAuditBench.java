@@ -136,6 +136,7 @@ public final class CheckpointAuditBench {
 
   /** {@code headroom audit --at} as the CLI runs it (AuditReplay): from the last checkpoint. */
   private static void audit(String bootstrap, Topics topics, Instant at, int run) {
+    long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
     long t = System.nanoTime();
     CheckpointCut cut;
     try (var consumer = AuditBench.consumer(bootstrap)) {
@@ -149,9 +150,10 @@ public final class CheckpointAuditBench {
          Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
       long total = System.nanoTime() - t;
       System.out.printf(Locale.ROOT,
-          "  audit --at %s (run %d): %.2f s; checkpoint at %s, %,d nodes, read in %.2f s; then %,d records replayed,"
-              + " %,d nodes at T%n",
-          at, run, seconds(total), cut.at(), cut.nodes().size(), seconds(found), audit.records(), audit.nodes().size());
+          "  audit --at %s (run %d): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
+              + " read in %.2f s; then %,d records replayed, %,d nodes at T%n",
+          at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(), seconds(found),
+          audit.records(), audit.nodes().size());
     }
   }
 

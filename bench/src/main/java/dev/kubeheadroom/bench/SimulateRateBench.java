@@ -21,6 +21,7 @@ import java.util.Map;
  * java -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.SimulateRateBench \
  *     [--trace ../shared/traces/alibaba-openb] [--nodes 300] [--passes 8] [--runs 3]
  *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,PROJECT,TOPOLOGY,FULL,FULL_TEST_DRIVER]
+ *     [--keep-log FILE]
  * </pre>
  *
  * With {@code --trace} the log comes from the openb trace ({@link TraceScenario}: {@code --nodes}
@@ -28,7 +29,9 @@ import java.util.Map;
  * {@code --passes} times); without, from {@link SyntheticScenario} ({@code --nodes} 96-core nodes,
  * {@code --pods} pods). The log goes to a temp file; one full run warms the JVM up; then every
  * stage of {@link StagedReplay} runs {@code --runs} times, and the increments between cumulative
- * stages say what each step costs. Last, the settled cluster's snapshots are fed to the topology
+ * stages say what each step costs, in wall time and in the process's CPU time (the figure a
+ * shared machine distorts least). {@code --keep-log} keeps the log there (to run {@code headroom
+ * simulate} on the same log). Last, the settled cluster's snapshots are fed to the topology
  * again, which must decide nothing.
  */
 public final class SimulateRateBench {
@@ -39,7 +42,8 @@ public final class SimulateRateBench {
     Map<String, String> opts = Args.parse(args);
     int nodes = Integer.parseInt(opts.getOrDefault("nodes", "300"));
     int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-    Path log = Files.createTempFile("headroom-simulate-bench-", ".jsonl");
+    Path log = opts.containsKey("keep-log") ? Path.of(opts.get("keep-log"))
+        : Files.createTempFile("headroom-simulate-bench-", ".jsonl");
     Path midway = Files.createTempFile("headroom-simulate-bench-midway-", ".jsonl");
     try {
       long t0 = System.nanoTime();
@@ -69,7 +73,8 @@ public final class SimulateRateBench {
       scenario = null; // let the generated objects go before measuring
 
       Result warm = StagedReplay.run(log, Stage.FULL);
-      System.out.printf("warm-up (full simulate): %.0f events/s%n", warm.eventsPerSecond());
+      System.out.printf("warm-up (full simulate): %.0f events/s, %.2f CPU-s per 100k events%n", warm.eventsPerSecond(),
+          warm.cpuSecondsPer100k());
 
       List<Stage> stages = opts.containsKey("stages")
           ? java.util.Arrays.stream(opts.get("stages").split(",")).map(Stage::valueOf).toList()
@@ -80,14 +85,16 @@ public final class SimulateRateBench {
           results.computeIfAbsent(stage, s -> new ArrayList<>()).add(StagedReplay.run(log, stage));
         }
       }
-      System.out.printf("%-17s %12s %24s %14s%n", "stage", "events/s", "seconds (min/med/max)", "step (med s)");
+      System.out.printf("%-17s %12s %24s %14s %26s%n", "stage", "events/s", "seconds (min/med/max)", "step (med s)",
+          "CPU-s per 100k (min/med)");
       double previous = 0;
       for (Stage stage : stages) {
         List<Double> secs = results.get(stage).stream().map(x -> x.nanos() / 1e9).sorted().toList();
+        List<Double> cpu = results.get(stage).stream().map(Result::cpuSecondsPer100k).sorted().toList();
         double med = secs.get(secs.size() / 2);
         long events = results.get(stage).get(0).events();
-        System.out.printf("%-17s %12.0f %8.2f/%.2f/%.2f %14.2f%n", stage, events / med, secs.get(0), med,
-            secs.get(secs.size() - 1), med - previous);
+        System.out.printf("%-17s %12.0f %8.2f/%.2f/%.2f %14.2f %18.2f/%.2f%n", stage, events / med, secs.get(0), med,
+            secs.get(secs.size() - 1), med - previous, cpu.get(0), cpu.get(cpu.size() / 2));
         previous = med;
       }
       Result full = results.containsKey(Stage.FULL) ? results.get(Stage.FULL).get(0) : warm;
@@ -108,7 +115,9 @@ public final class SimulateRateBench {
           Runtime.getRuntime().availableProcessors(),
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     } finally {
-      Files.deleteIfExists(log);
+      if (!opts.containsKey("keep-log")) {
+        Files.deleteIfExists(log);
+      }
       Files.deleteIfExists(midway);
     }
   }

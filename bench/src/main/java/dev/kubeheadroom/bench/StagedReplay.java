@@ -57,18 +57,28 @@ import java.util.stream.Stream;
 final class StagedReplay {
   enum Stage { READ, PROJECT, TOPOLOGY, FULL, FULL_TEST_DRIVER }
 
-  /** @param events well-formed events read; decisions/patches only for TOPOLOGY and FULL */
-  record Result(long events, long decisions, long patches, long nanos) {
+  /**
+   * @param events well-formed events read; decisions/patches only for TOPOLOGY and FULL
+   * @param cpuNanos CPU time of the whole process over the run (every thread, GC and JIT included):
+   *     what a shared machine's load distorts least
+   */
+  record Result(long events, long decisions, long patches, long nanos, long cpuNanos) {
     double eventsPerSecond() {
       return events * 1e9 / nanos;
+    }
+
+    /** CPU seconds per 100,000 events. */
+    double cpuSecondsPer100k() {
+      return cpuNanos / 1e9 * 100_000 / events;
     }
   }
 
   private StagedReplay() {}
 
   static Result run(Path log, Stage stage) {
+    long cpu = ProcessCpu.nanos();
     long start = System.nanoTime();
-    try (Stream<WatchLogItem> items = WatchLogReader.read(log)) {
+    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(log)) {
       Iterator<WatchLogItem> it = items.iterator();
       Result r = switch (stage) {
         case READ -> read(it);
@@ -76,10 +86,11 @@ final class StagedReplay {
         case FULL, FULL_TEST_DRIVER -> {
           TopologyHarness.Factory kind = stage == Stage.FULL ? TopologyHarness.Factory.INLINE : DriverHarness.FACTORY;
           ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, Simulation.Observer.NONE, kind).run(it);
-          yield new Result(report.summary().events(), report.summary().decisions(), report.summary().patches(), 0);
+          yield new Result(report.summary().events(), report.summary().decisions(), report.summary().patches(), 0, 0);
         }
       };
-      return new Result(r.events(), r.decisions(), r.patches(), System.nanoTime() - start);
+      long wall = System.nanoTime() - start;
+      return new Result(r.events(), r.decisions(), r.patches(), wall, ProcessCpu.nanos() - cpu);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -92,7 +103,7 @@ final class StagedReplay {
         events++;
       }
     }
-    return new Result(events, 0, 0, 0);
+    return new Result(events, 0, 0, 0, 0);
   }
 
   private static Result project(Iterator<WatchLogItem> it, boolean topology) {
@@ -103,7 +114,7 @@ final class StagedReplay {
       }
     }
     loop.close();
-    return new Result(loop.events, loop.decisions, 0, 0);
+    return new Result(loop.events, loop.decisions, 0, 0, 0);
   }
 
   /**
@@ -114,7 +125,7 @@ final class StagedReplay {
    * @return {@code [decisions while replaying and settling, pods re-sent, decisions after re-sending]}
    */
   static long[] decisionsWhenNothingMoved(Path log) {
-    try (Stream<WatchLogItem> items = WatchLogReader.read(log)) {
+    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(log)) {
       Loop loop = new Loop(true, true);
       items.forEach(i -> {
         if (i instanceof WatchEvent e) {

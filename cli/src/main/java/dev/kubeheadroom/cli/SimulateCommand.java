@@ -76,7 +76,7 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     };
     ClusterReport report;
-    try (Stream<WatchLogItem> items = WatchLogReader.read(watchLog)) {
+    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(watchLog)) {
       report = new Simulation(fallback, observer).run(items.iterator());
     } catch (IOException e) {
       throw new UserError("--watch-log " + watchLog + ": " + e.getMessage());

@@ -54,7 +54,12 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       .build();
 
   private final BufferedReader in;
+  /** Pods and nodes bound with only the fields the projections read ({@link ProjectedFields}). */
+  private final boolean projectedOnly;
   private Instant lastAt;
+  /** The last {@code at} text parsed, and what it parsed to. */
+  private String lastAtText;
+  private Instant lastAtParsed;
   private long lineNumber;
   private WatchLogItem next;
 
@@ -65,11 +70,31 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   /** Reads {@code in}; lines before the first {@code at} get {@code startTime}. */
   public WatchLogReader(BufferedReader in, Instant startTime) {
+    this(in, startTime, false);
+  }
+
+  private WatchLogReader(BufferedReader in, Instant startTime, boolean projectedOnly) {
     if (in == null || startTime == null) {
       throw new IllegalArgumentException("reader and start time are required");
     }
     this.in = in;
     this.lastAt = startTime;
+    this.projectedOnly = projectedOnly;
+  }
+
+  /**
+   * A reader for callers that only project what they read ({@code simulate}, replay benchmarks):
+   * a Pod or Node in the plain shape the API server writes is bound with only the fields the
+   * projections read ({@link ProjectedFields}: the same projection, several times cheaper); every
+   * other line as {@link #parse} reads it. Lines before the first {@code at} get the epoch.
+   */
+  public static WatchLogReader forProjection(BufferedReader in) {
+    return new WatchLogReader(in, Instant.EPOCH, true);
+  }
+
+  /** {@link #read}, with {@link #forProjection}'s binding. */
+  public static Stream<WatchLogItem> readForProjection(Path file) throws IOException {
+    return stream(forProjection(Files.newBufferedReader(file, StandardCharsets.UTF_8)));
   }
 
   /** Every item of a UTF-8 log file, lazily; close the stream to close the file. */
@@ -79,7 +104,10 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   /** Every item of {@code in}, lazily; closing the stream closes {@code in}. */
   public static Stream<WatchLogItem> stream(BufferedReader in) {
-    WatchLogReader reader = new WatchLogReader(in);
+    return stream(new WatchLogReader(in));
+  }
+
+  private static Stream<WatchLogItem> stream(WatchLogReader reader) {
     return StreamSupport.stream(
             Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL),
             false)
@@ -96,7 +124,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       while ((line = in.readLine()) != null) {
         lineNumber++;
         if (!line.isBlank()) {
-          next = parse(lineNumber, line);
+          next = projectedOnly ? parseForProjection(lineNumber, line) : parse(lineNumber, line);
           return true;
         }
       }
@@ -114,6 +142,15 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     WatchLogItem item = next;
     next = null;
     return item;
+  }
+
+  /**
+   * Parses one non-blank line as {@link #forProjection} does: a plain Pod or Node line bound with
+   * only the fields the projections read, any other line as {@link #parse} reads it.
+   */
+  public WatchLogItem parseForProjection(long number, String line) {
+    WatchLogItem lean = ProjectedWatchLine.parse(this, number, line);
+    return lean != null ? lean : parse(number, line);
   }
 
   /**
@@ -205,10 +242,17 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       if (!atNode.isTextual()) {
         return new Malformed(number, "bad time: at must be an RFC 3339 string");
       }
-      try {
-        at = OffsetDateTime.parse(atNode.textValue()).toInstant();
-      } catch (DateTimeParseException e) {
-        return new Malformed(number, "bad time \"" + oneLine(atNode.textValue()) + "\": not RFC 3339");
+      String text = atNode.textValue();
+      if (text.equals(lastAtText)) {
+        at = lastAtParsed; // consecutive lines mostly share their time: parse it once
+      } else {
+        try {
+          at = OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+          return new Malformed(number, "bad time \"" + oneLine(text) + "\": not RFC 3339");
+        }
+        lastAtText = text;
+        lastAtParsed = at;
       }
       lastAt = at; // the next line without at takes this time, even if the rest of this one is bad
     }

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * built for Kafka Streams under {@code TopologyTestDriver} (serialized, cached, changelogged
  * stores, a commit per record). Both must take the same decisions, byte for byte, in the same
  * order, and end with the same report — on generated churn, on the real trace and on the shipped
- * examples.
+ * examples. The inline run reads the log as {@code simulate} does ({@link
+ * WatchLogReader#forProjection}: pods and nodes bound with only the projected fields), the yardstick
+ * binds every object into the whole fabric8 model.
  */
 class InlineReplayFidelityTest {
   @TempDir Path dir;
@@ -80,7 +82,8 @@ class InlineReplayFidelityTest {
         decisions.add(new String(JsonCodec.encode(decision), StandardCharsets.UTF_8));
       }
     };
-    try (Stream<WatchLogItem> items = WatchLogReader.read(log)) {
+    try (Stream<WatchLogItem> items = kind == TopologyHarness.Factory.INLINE
+        ? WatchLogReader.readForProjection(log) : WatchLogReader.read(log)) {
       ClusterReport report = new Simulation(ClusterConfig.DEFAULTS, observer, kind).run(items.iterator());
       return new Run(decisions, report);
     }

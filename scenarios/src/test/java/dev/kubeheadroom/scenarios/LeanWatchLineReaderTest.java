@@ -27,9 +27,7 @@ class LeanWatchLineReaderTest {
   void everyLineOfTheTraceReadsTheSameBothWays() throws IOException {
     Path trace = TraceScenarioTest.TRACE;
     assumeTrue(TraceScenario.available(trace), "openb trace not found at " + trace.toAbsolutePath());
-    Path log = dir.resolve("trace.jsonl");
-    TraceScenario.build(trace, TraceScenario.Options.defaults(30)).write(log);
-    assertThat(sameBothWays(Files.readAllLines(log))).isGreaterThan(1000);
+    assertThat(sameBothWays(TraceLog30.lines())).isGreaterThan(1000);
   }
 
   @Test
