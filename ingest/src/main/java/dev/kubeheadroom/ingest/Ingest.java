@@ -58,6 +58,14 @@ public final class Ingest implements AutoCloseable {
       .withGroup("kube-headroom.dev").withVersion("v1alpha1").withKind("HeadroomConfig")
       .withPlural("headroomconfigs").withScope("Cluster").build();
 
+  /**
+   * Objects per LIST page of an informer's (re)list, client-go's reflector default
+   * ({@code tools/pager/pager.go}, {@code defaultPageSize}). Unpaged, the first list of 150,000
+   * pods is one response of gigabytes, held whole (bytes, then every full pod) before the
+   * stripped cache takes any of it; paged, at most one page is.
+   */
+  static final long LIST_PAGE = 500;
+
   private final KubernetesClient client;
   private final IngestSettings settings;
   private final IngestMetrics metrics;
@@ -93,11 +101,12 @@ public final class Ingest implements AutoCloseable {
     });
     this.sink = new KafkaSink(settings, metrics, reason -> executor.execute(() -> resync(reason)));
 
-    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().runnableInformer(0)
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new StrippedPodStore(new PodFieldStripper()));
-    SharedIndexInformer<Node> nodeInformer = client.nodes().runnableInformer(0);
-    SharedIndexInformer<Namespace> nsInformer = client.namespaces().runnableInformer(0);
-    SharedIndexInformer<LimitRange> lrInformer = client.limitRanges().inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<Node> nodeInformer = client.nodes().withLimit(LIST_PAGE).runnableInformer(0);
+    SharedIndexInformer<Namespace> nsInformer = client.namespaces().withLimit(LIST_PAGE).runnableInformer(0);
+    SharedIndexInformer<LimitRange> lrInformer = client.limitRanges().inAnyNamespace().withLimit(LIST_PAGE)
+        .runnableInformer(0);
     this.infeasible = new InfeasibleEvents(
         new PodEvents(client, Clock.systemUTC(), InfeasibleEvents.REPORTING_CONTROLLER, settings.lease().identity()),
         metrics, this::publishing, this::managed);

@@ -16,7 +16,6 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,6 +55,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   private final ListPager.Store store = new CrudStore(map, this::getKey);
   private final WatchEndpoint watchEndpoint = new WatchEndpoint(store, watches);
   private final ListPager lists = new ListPager(store, watches);
+  private final ObjectIndex index = new ObjectIndex(map);
   private volatile ServerVersion version = ServerVersion.DEFAULT;
 
   /** A pod was added, modified or deleted in the store (by any writer). */
@@ -146,6 +146,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       }
       if (api.verb() == Verb.LIST && !api.resource().isEmpty()) {
         return locked(lock.readLock(), () -> lists.list(api));
+      }
+      if (api.verb() == Verb.GET && api.subresource().isEmpty() && api.query().isEmpty()) {
+        return locked(lock.readLock(), () -> Optional.ofNullable(findResource(getKey(request.getPath())))
+            .map(found -> new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
+                .setBody(found.getValue())).orElseGet(() -> super.dispatch(request))); // the stock GET scans
       }
       boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
       return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
@@ -275,12 +280,16 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
       GenericKubernetesResource resource, String newState) {
     String oldState = oldAttributes == null ? null : map.get(oldAttributes);
     notifyWatchers(path, pathAttributes, oldAttributes, resource, newState);
+    AttributeSet now = newState == null ? null : resource != null // keyed as the stock store keys it
+        ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
+    now = now == null || now.containsKey(KubernetesAttributesExtractor.PLURAL) ? now : AttributeSet.merge(pathAttributes, now);
+    index.moved(oldAttributes, now);
     String state = newState != null ? newState : oldState;
     if (state == null || Objects.equals(oldState, newState)) {
       return;
     }
     JsonNode object = read(state);
-    recordChange(path, pathAttributes, object, oldAttributes, oldState, resource, newState);
+    recordChange(path, object, oldAttributes, oldState, now, newState);
     if (!"Pod".equals(object.path("kind").asText()) || !object.path("apiVersion").asText().equals("v1")) {
       return;
     }
@@ -294,14 +303,17 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
   }
 
   /** Records a write for watches at its resourceVersion; a delete takes a revision of its own, as in etcd. */
-  private void recordChange(String path, AttributeSet pathAttributes, JsonNode object, AttributeSet oldAttributes,
-      String oldState, GenericKubernetesResource resource, String newState) {
+  private void recordChange(String path, JsonNode object, AttributeSet oldAttributes, String oldState,
+      AttributeSet now, String newState) {
     long stored = object.path("metadata").path("resourceVersion").asLong(-1);
-    AttributeSet now = newState == null ? null : resource != null // keyed as the stock store keys it
-        ? ((KubernetesAttributesExtractor) attributeExtractor).extract(resource) : attributeExtractor.fromResource(newState);
     watches.record(path, object, StoredChange.of(newState == null || stored < 0 ? requestResourceVersion() : stored,
-        object, oldAttributes, oldState, now == null || now.containsKey(KubernetesAttributesExtractor.PLURAL)
-            ? now : AttributeSet.merge(pathAttributes, now), newState));
+        object, oldAttributes, oldState, now, newState));
+  }
+
+  /** The stored object {@code attributes} selects, found by name rather than by a scan ({@link ObjectIndex}). */
+  @Override
+  public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
+    return index.find(attributes);
   }
 
   /** The stored pod, as the API server would return it. */
@@ -316,19 +328,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}). */
   List<ObjectNode> stored(String collectionPath) {
-    return locked(lock.readLock(), () -> {
-      AttributeSet collection = getKey(collectionPath);
-      List<ObjectNode> out = new ArrayList<>();
-      synchronized (map) {
-        map.forEach((key, value) -> {
-          if (key.matches(collection)) {
-            out.add(read(value));
-          }
-        });
-      }
-      out.sort(java.util.Comparator.comparing(o -> o.path("metadata").path("name").asText()));
-      return out;
-    });
+    return locked(lock.readLock(), () -> ((CrudStore) store).objects(collectionPath));
   }
 
   /** The stored object at a path, e.g. {@code /api/v1/namespaces/team-a}. */

@@ -1,6 +1,9 @@
 package dev.kubeheadroom.kubedouble;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,5 +26,20 @@ record CrudStore(Map<AttributeSet, String> map, Function<String, AttributeSet> k
       return map.entrySet().stream().filter(e -> e.getKey().matches(query))
           .map(e -> Map.entry(e.getKey(), e.getValue())).toList();
     }
+  }
+
+  /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}), by name. */
+  List<ObjectNode> objects(String collectionPath) {
+    AttributeSet collection = query(collectionPath);
+    List<ObjectNode> out = new ArrayList<>();
+    synchronized (map) {
+      map.forEach((key, value) -> {
+        if (key.matches(collection)) {
+          out.add(JsonResponses.read(value));
+        }
+      });
+    }
+    out.sort(Comparator.comparing(o -> o.path("metadata").path("name").asText()));
+    return out;
   }
 }

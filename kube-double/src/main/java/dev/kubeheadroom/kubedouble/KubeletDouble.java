@@ -184,8 +184,7 @@ public final class KubeletDouble implements AutoCloseable {
     }
     Program program = programs.getOrDefault(node, APPLY);
     Decision decision = ResizeAdmission.decide(pod, program.answer(), program.message(),
-        store.stored("/api/v1/nodes").stream().filter(n -> node.equals(n.path("metadata").path("name").asText()))
-            .findFirst().map(JsonNode.class::cast),
+        store.object("/api/v1/nodes/" + node).map(JsonNode.class::cast), // by name: not every node read per resize
         () -> store.pods().stream().filter(p -> node.equals(p.path("spec").path("nodeName").asText()))
             .map(JsonNode.class::cast).toList());
     String key = pod.path("metadata").path("namespace").asText() + "/" + pod.path("metadata").path("name").asText();

@@ -6,7 +6,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
 /**
@@ -15,7 +16,9 @@ import java.util.function.Predicate;
  * double's own writes are not recorded.
  */
 public final class RequestJournal {
-  private final List<Entry> entries = new CopyOnWriteArrayList<>();
+  // Appended to on every request: a copy-on-write list copied the whole journal per request
+  // (quadratic over a design-point run's hundreds of thousands of requests).
+  private final Queue<Entry> entries = new ConcurrentLinkedQueue<>();
   private final Clock clock;
 
   /**

@@ -1,0 +1,223 @@
+package dev.kubeheadroom.bench;
+
+import dev.kubeheadroom.actuator.ActuatorSettings;
+import dev.kubeheadroom.ingest.IngestSettings;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
+import dev.kubeheadroom.kubedouble.ApiRequest;
+import dev.kubeheadroom.kubedouble.ApiServerDouble;
+import dev.kubeheadroom.kubedouble.KubeletDouble;
+import dev.kubeheadroom.kubedouble.RequestMatcher;
+import dev.kubeheadroom.pipeline.ActuatorSpec;
+import dev.kubeheadroom.pipeline.IngestSpec;
+import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.StageContext;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The design point through the live stack (issue #18 item 3; a harness {@code main}, not a timed
+ * test): a cluster of {@code --nodes} nodes × {@code --pods-per-node} pods ({@link DesignPointCluster})
+ * created in the API double, then the stages as {@code headroom run} wires them, in this JVM: an
+ * embedded broker, two topology instances of one application id ({@link TopologyInstances}),
+ * the actuator, and ingest last (a restart of Headroom on a running cluster). It prints:
+ *
+ * <ol>
+ *   <li>ingest's initial sync (paged LIST): time to informers synced and to the leader's first full
+ *       re-publish, the pod LIST requests, process CPU, and the JVM heap (whole JVM: the double's
+ *       store and the broker are in it too, so the live heap before ingest starts is printed);
+ *   <li>the time until every node has been evaluated once by the topology, and what that cost
+ *       in decisions and resizes;
+ *   <li>the HeadroomConfig's {@code maxMultiplier} 10 → 4: the time until the resizes stop, how
+ *       many, the API write rate, and how many managed pods are still above 4 × request;
+ *   <li>for each {@code --failover-standbys} value: two fresh instances with that many standby
+ *       replicas, pods created at {@code --churn} per second on random nodes, one instance
+ *       crashed ({@link TopologyInstances#crash}; {@code --failover stop}: a clean leave), and
+ *       per partition it owned, the time until the survivor evaluates one of its nodes.
+ * </ol>
+ *
+ * <pre>
+ * java -Xmx8g -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.DesignPointBench \
+ *     --nodes 5000 --pods-per-node 30 --trace ../shared/traces/alibaba-openb
+ * </pre>
+ *
+ * Other options: {@code --partitions} (12), {@code --request-scale} (0.1), {@code --seed-threads}
+ * (4), {@code --churn} (5), {@code --failover} ({@code crash}|{@code stop}), {@code
+ * --failover-standbys} ({@code 0,1}; {@code none} skips), {@code --session-timeout-ms} (the
+ * Streams default when absent), {@code --config-timeout-s} (1800), {@code --skip-config}, {@code
+ * --quiet-s} (20: no resize this long ends the config change), {@code --warm-s} (30: churn before
+ * the kill).
+ */
+public final class DesignPointBench {
+  private DesignPointBench() {}
+
+  public static void main(String[] argv) throws Exception {
+    run(argv);
+  }
+
+  /** Runs the phases {@code argv} asks for; returns the printed lines. */
+  static List<String> run(String[] argv) throws Exception {
+    Args.quietLogs();
+    for (String noisy : new String[] {"org.apache.kafka", "kafka", "io.fabric8"}) { // EOS start-up retries, mostly
+      System.setProperty("org.slf4j.simpleLogger.log." + noisy, System.getProperty("org.slf4j.simpleLogger.log." + noisy, "error"));
+    }
+    Map<String, String> a = Args.parse(argv);
+    int nodes = Integer.parseInt(a.getOrDefault("nodes", "5000"));
+    int podsPerNode = Integer.parseInt(a.getOrDefault("pods-per-node", "30"));
+    int partitions = Integer.parseInt(a.getOrDefault("partitions", "12"));
+    Path trace = a.containsKey("trace") ? Path.of(a.get("trace")) : null;
+    Report out = new Report();
+    out.line("design point: %d nodes x %d pods, %d partitions, load %s", nodes, podsPerNode, partitions, Report.load());
+
+    DesignPointCluster cluster = new DesignPointCluster(nodes, podsPerNode,
+        Double.parseDouble(a.getOrDefault("request-scale", "0.1")), trace, 42);
+    long booked = cluster.pods.stream().mapToLong(DesignPointCluster.SeededPod::requestMilli).sum();
+    long capacity = cluster.allocatable.values().stream().mapToLong(Long::longValue).sum();
+    out.line("cluster: %d pods, %d managed, %.1f%% of CPU booked, %d managed pods above 4 x request (%d beyond the deadband)",
+        cluster.pods.size(), cluster.managedPods(), 100.0 * booked / capacity, cluster.above(4),
+        cluster.above(4 / (1 - ConfigChange.SHRINK_DEADBAND)));
+
+    Path work = Files.createTempDirectory("design-point");
+    Map<String, String> streamsProps = new HashMap<>();
+    if (a.containsKey("session-timeout-ms")) {
+      streamsProps.put("session.timeout.ms", a.get("session-timeout-ms"));
+      streamsProps.put("heartbeat.interval.ms", String.valueOf(Long.parseLong(a.get("session-timeout-ms")) / 3));
+    }
+    try (ApiServerDouble api = ApiServerDouble.start(); KubeletDouble kubelet = KubeletDouble.start(api);
+        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(work.resolve("kafka")))) {
+      out.phase();
+      cluster.create(api, Integer.parseInt(a.getOrDefault("seed-threads", "4")));
+      out.line("seeded in %s (double revision %d, kubelet writes %d)", out.phase(), api.revision(), kubelet.statusWrites());
+      Topics topics = Topics.defaults();
+      try (Admin admin = broker.admin()) {
+        TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(partitions), Duration.ofMinutes(2));
+      }
+      KafkaClientSettings client = KafkaClientSettings.of(broker.bootstrapServers());
+      List<Integer> rounds = a.getOrDefault("failover-standbys", "0,1").equals("none") ? List.of()
+          : java.util.Arrays.stream(a.getOrDefault("failover-standbys", "0,1").split(",")).map(Integer::valueOf).toList();
+      int firstStandbys = rounds.isEmpty() ? 0 : rounds.get(0);
+      try (TopologyInstances topology = new TopologyInstances(client.with(streamsProps), topics,
+          work.resolve("state"), "headroom-topology")) {
+        topology.start("a0", firstStandbys);
+        topology.start("b0", firstStandbys);
+        topology.awaitRunning(Duration.ofMinutes(2));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Pipeline actuator = Pipeline.start(StageContext.inMemory(), List.of(new ActuatorSpec(
+            ActuatorSettings.builder(client, topics).instance("bench").build(), api.config())))) {
+          actuator.awaitReady(Duration.ofMinutes(2));
+          long live = HeapPeak.liveNow();
+          out.line("stages up: topology x2, actuator; live heap before ingest %d MB", live >> 20);
+          InitialSync sync = new InitialSync(api, topology, cluster, out);
+          try (Pipeline ingest = sync.start(client, topics, registry)) {
+            sync.measure(registry, nodes);
+            if (!a.containsKey("skip-config")) {
+              new ConfigChange(api, cluster, Duration.ofSeconds(Long.parseLong(a.getOrDefault("quiet-s", "20"))), out).run(Duration.ofSeconds(Long.parseLong(a.getOrDefault("config-timeout-s", "1800"))));
+            }
+            Failover failover = new Failover(api, cluster, topology, partitions,
+                Duration.ofSeconds(Long.parseLong(a.getOrDefault("warm-s", "30"))), out);
+            for (int i = 0; i < rounds.size(); i++) {
+              failover.round(i, rounds.get(i), Double.parseDouble(a.getOrDefault("churn", "5")),
+                  !"stop".equals(a.getOrDefault("failover", "crash")));
+            }
+          }
+        }
+      }
+    } finally {
+      out.line("done, load %s", Report.load());
+      TempDirs.deleteQuietly(work);
+    }
+    return out.lines();
+  }
+
+  /** Whether {@code r} is a write Headroom makes for its work (not the ingest Lease's renewals). */
+  static boolean isWrite(ApiRequest r) {
+    return switch (r.verb()) {
+      case CREATE, UPDATE, PATCH -> !r.resource().equals("leases");
+      default -> false;
+    };
+  }
+
+  static boolean isResize(ApiRequest r) {
+    return RequestMatcher.resize().test(r);
+  }
+
+  /** Printed lines, each with the seconds since the start, and phase timing (wall and process CPU). */
+  static final class Report {
+    private final long started = System.nanoTime();
+    private long phaseWall = System.nanoTime();
+    private long phaseCpu = cpu();
+    private final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    void line(String format, Object... args) {
+      String line = String.format(Locale.ROOT, format, args);
+      lines.add(line);
+      System.out.printf(Locale.ROOT, "[%7.1f s] %s%n", (System.nanoTime() - started) / 1e9, line);
+    }
+
+    List<String> lines() {
+      return List.copyOf(lines);
+    }
+
+    /** Wall and CPU time since the last call, and starts the next phase. */
+    String phase() {
+      long wall = System.nanoTime() - phaseWall;
+      long cpu = cpu() - phaseCpu;
+      phaseWall = System.nanoTime();
+      phaseCpu = cpu();
+      return String.format(Locale.ROOT, "%.1f s wall, %.1f s process CPU", wall / 1e9, cpu / 1e9);
+    }
+
+    static long cpu() {
+      return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+          .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    static String load() {
+      try {
+        return Files.readString(Path.of("/proc/loadavg")).trim();
+      } catch (java.io.IOException e) {
+        return "?";
+      }
+    }
+  }
+
+  /** Phase 1–2: ingest's initial sync, then every node evaluated once. */
+  private record InitialSync(ApiServerDouble api, TopologyInstances topology, DesignPointCluster cluster, Report out) {
+    Pipeline start(KafkaClientSettings client, Topics topics, SimpleMeterRegistry registry) {
+      out.phase();
+      return Pipeline.start(StageContext.of(registry), List.of(new IngestSpec(
+          IngestSettings.defaults(client, "bench").withTopics(topics), api.newClient())));
+    }
+
+    void measure(SimpleMeterRegistry registry, int nodes) throws InterruptedException {
+      long t0 = System.nanoTime();
+      long resizesBefore = api.requests().count(DesignPointBench::isResize);
+      try (HeapPeak heap = new HeapPeak()) {
+        while (registry.find("headroom.ingest.resyncs").tags("reason", "leader").counter() == null
+            || registry.find("headroom.ingest.resyncs").tags("reason", "leader").counter().count() < 1) {
+          Thread.sleep(50);
+        }
+        long pages = api.requests().count(r -> r.verb() == ApiRequest.Verb.LIST && r.resource().equals("pods"));
+        out.line("ingest: first full re-publish done after %.1f s (%s); %d pod LIST pages; %s",
+            (System.nanoTime() - t0) / 1e9, out.phase(), pages, heap.peak().describe());
+        while (topology.firstEvaluated.size() < nodes) {
+          Thread.sleep(100);
+        }
+        out.line("every node evaluated once %.1f s after ingest started (%s); %d evaluations, %d decisions, %d resizes; %s",
+            (System.nanoTime() - t0) / 1e9, out.phase(), topology.evaluations.get(), topology.decisions.get(),
+            api.requests().count(DesignPointBench::isResize) - resizesBefore, heap.peak().describe());
+      }
+    }
+  }
+}
