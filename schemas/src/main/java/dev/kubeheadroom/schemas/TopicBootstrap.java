@@ -88,7 +88,7 @@ public final class TopicBootstrap {
           // them (checkPartitions refuses a mismatch), gang-members spreads gangs as widely.
           // Deleted by age like the events: the topology keeps what it needs in its stores.
           missing.add(new NewTopic(name, layout.partitions(), layout.replicationFactor())
-              .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
+              .configs(configs(layout, TopicConfig.RETENTION_MS_CONFIG, Long.toString(layout.retention().toMillis()))));
         }
       }
       if (!missing.isEmpty()) {
