@@ -249,7 +249,7 @@ public final class Actuator implements AutoCloseable {
         record.key(), reason, value, clock.instant()));
   }
 
-  /** Tries every ready change whose node has a token, then flushes and releases them. */
+  /** Tries every ready change whose node has a token (a refused one needs none), then flushes and releases them. */
   private void round() {
     long started = ticker.getAsLong();
     List<PodWork> handled = new ArrayList<>();
@@ -257,11 +257,13 @@ public final class Actuator implements AutoCloseable {
       if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
         break;
       }
-      if (!budget.tryAcquire(queued.node(), cost(governed(queued)))) {
+      Optional<DecisionGate.Rejection> rejection = DecisionGate.check(governed(queued), config.current(),
+          config.namespace(queued.change().namespace()), clock.instant(), settings.maxDecisionAge());
+      if (rejection.isEmpty() && !budget.tryAcquire(queued.node(), cost(governed(queued)))) {
         continue; // this node waits for its bucket; the others go on
       }
       try (var pod = PodLogContext.of(queued.change().namespace(), queued.change().name())) {
-        if (tryOnce(queued)) {
+        if (tryOnce(queued, rejection)) {
           handled.add(queued);
         }
       }
@@ -282,10 +284,8 @@ public final class Actuator implements AutoCloseable {
   }
 
   /** One try; true when it ended with an outcome, false when it will be retried. */
-  private boolean tryOnce(PodWork queued) {
+  private boolean tryOnce(PodWork queued, Optional<DecisionGate.Rejection> rejection) {
     PodWork work = governed(queued);
-    Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, config.current(),
-        config.namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
     if (rejection.isPresent()) {
       metrics.rejected(rejection.get().rule());
       finish(work, OutcomeResult.REJECTED, rejection.get().message(), false);

@@ -175,6 +175,37 @@ class ActuatorGateTest {
     assertThat(rejected("age")).isEqualTo(1.0);
   }
 
+  // A refusal costs no API call, so it spends none of the client budget: a backlog older than
+  // maxDecisionAge (a cluster-wide change at the design point queues for longer than that) must
+  // not hold the fresh decisions behind it at clientQPS per refusal.
+  @Test
+  void staleDecisionsAreRejectedWithoutSpendingTheClientBudget() {
+    // given a client budget of one live patch (4 requests) then 2 requests/s, and 6 stale
+    // decisions queued on one node (one partition, so in order) before a fresh one
+    ClusterConfig d = config(false);
+    h.config(new ClusterConfig(2, d.policy(), false, d.minBurstFloorMilli(), d.maxMultiplier(),
+        d.quantumMilli(), d.deadbandGrowPercent(), d.deadbandShrinkPercent(), d.debouncePeriod(),
+        d.maxDebounceDelay(), d.backoffPeriod(), new RateLimits(1000, 2, 4), d.webhook(),
+        d.namespaceSelector(), d.excludedNamespaces()));
+    Instant stale = Instant.now().minus(Duration.ofMinutes(2));
+    for (int i = 0; i < 6; i++) {
+      Pod pod = h.pod("old-" + i, "n1", "app=750m/1500m");
+      h.produce(decision("n1", stale, false, change(uid(pod), NS, "old-" + i, 1500, 3000)));
+    }
+    Pod fresh = h.pod("fresh", "n1", "app=750m/1500m");
+    h.produce(decision("n1", false, change(uid(fresh), NS, "fresh", 1500, 3000)));
+    // when the actuator starts with a 1-minute bound
+    h.start(h.settings().withMaxDecisionAge(Duration.ofMinutes(1)));
+    // then the six are rejected and the fresh one applied at once: had each refusal spent a
+    // patch's 4 tokens, the fresh one would have waited 6 × 2 s
+    List<ResizeOutcome> outcomes = h.outcomesUntil(os -> os.size() >= 7);
+    assertThat(outcomes).extracting(ResizeOutcome::result).containsExactly(
+        OutcomeResult.REJECTED, OutcomeResult.REJECTED, OutcomeResult.REJECTED, OutcomeResult.REJECTED,
+        OutcomeResult.REJECTED, OutcomeResult.REJECTED, OutcomeResult.APPLIED);
+    assertThat(Duration.between(outcomes.get(0).at(), outcomes.get(6).at())).isLessThan(Duration.ofSeconds(6));
+    assertThat(h.cpuLimit("fresh", 0)).isEqualTo("3");
+  }
+
   @Test
   void aTargetBelowTheContainersRequestIsRejected() {
     // given a container requesting 750m
