@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
@@ -146,6 +147,10 @@ public final class ClusterReader {
     }
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
+      if (root instanceof ConnectException && root.getMessage() == null) {
+        // the JDK client's refused connection: ConnectException(null) over ClosedChannelException
+        return "Connection refused";
+      }
       root = root.getCause();
     }
     String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();

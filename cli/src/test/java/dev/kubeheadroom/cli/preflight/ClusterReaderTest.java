@@ -16,4 +16,13 @@ class ClusterReaderTest {
     assertThat(ClusterReader.unreachable(new KubernetesClientException("x", new TimeoutException()))).isTrue();
     assertThat(ClusterReader.unreachable(new KubernetesClientException("Forbidden", 403, null))).isFalse();
   }
+
+  @Test
+  void aRefusedConnectionReadsAsOneWhicheverHttpClientReportedIt() {
+    // the JDK client: a ConnectException without a message over the channel it closed
+    Throwable jdk = new ConnectException().initCause(new java.nio.channels.ClosedChannelException());
+    assertThat(ClusterReader.describe(new KubernetesClientException("x", jdk))).isEqualTo("Connection refused");
+    assertThat(ClusterReader.describe(new KubernetesClientException("x", new ConnectException("Connection refused"))))
+        .isEqualTo("Connection refused");
+  }
 }
