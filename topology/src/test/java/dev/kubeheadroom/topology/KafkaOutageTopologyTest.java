@@ -3,6 +3,7 @@ package dev.kubeheadroom.topology;
 import static dev.kubeheadroom.topology.Fixtures.managedNs;
 import static dev.kubeheadroom.topology.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
@@ -118,7 +119,10 @@ class KafkaOutageTopologyTest {
       // then: the same topology, never stopped, decides a pod sent after the outage
       long back = System.nanoTime();
       String marker = "after-outage";
-      producer.send(record(topics, pod("team-a", marker, "n1", 100, 0))).get();
+      // (the restarted broker answers before its controller has it leading the partitions again:
+      // the producer's 500 ms metadata wait can run out, so send until it is taken)
+      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
+          producer.send(record(topics, pod("team-a", marker, "n1", 100, 0))).get() != null);
       boolean decided = false;
       try (KafkaConsumer<String, NodeDecision> consumer = decisions(broker.bootstrapServers())) {
         consumer.subscribe(List.of(topics.decisions()));
