@@ -257,13 +257,14 @@ public final class Actuator implements AutoCloseable {
       if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
         break;
       }
-      Optional<DecisionGate.Rejection> rejection = DecisionGate.check(governed(queued), config.current(),
-          config.namespace(queued.change().namespace()), clock.instant(), settings.maxDecisionAge());
-      if (rejection.isEmpty() && !budget.tryAcquire(queued.node(), cost(governed(queued)))) {
+      PodWork work = governed(queued);
+      Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, config.current(),
+          config.namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
+      if (rejection.isEmpty() && !budget.tryAcquire(work.node(), cost(work))) {
         continue; // this node waits for its bucket; the others go on
       }
-      try (var pod = PodLogContext.of(queued.change().namespace(), queued.change().name())) {
-        if (tryOnce(queued, rejection)) {
+      try (var pod = PodLogContext.of(work.change().namespace(), work.change().name())) {
+        if (tryOnce(queued, work, rejection)) {
           handled.add(queued);
         }
       }
@@ -283,9 +284,8 @@ public final class Actuator implements AutoCloseable {
     return work.dryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS;
   }
 
-  /** One try; true when it ended with an outcome, false when it will be retried. */
-  private boolean tryOnce(PodWork queued, Optional<DecisionGate.Rejection> rejection) {
-    PodWork work = governed(queued);
+  /** One try of {@code work} ({@code queued} as governed); true when it ended with an outcome, false when retried. */
+  private boolean tryOnce(PodWork queued, PodWork work, Optional<DecisionGate.Rejection> rejection) {
     if (rejection.isPresent()) {
       metrics.rejected(rejection.get().rule());
       finish(work, OutcomeResult.REJECTED, rejection.get().message(), false);
