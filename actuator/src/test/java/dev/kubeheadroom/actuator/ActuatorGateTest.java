@@ -193,7 +193,9 @@ class ActuatorGateTest {
       h.produce(decision("n1", stale, false, change(uid(pod), NS, "old-" + i, 1500, 3000)));
     }
     Pod fresh = h.pod("fresh", "n1", "app=750m/1500m");
-    h.produce(decision("n1", false, change(uid(fresh), NS, "fresh", 1500, 3000)));
+    // (computed now: Decisions.AT is the test class's load time, which a loaded machine can put
+    // more than the 1-minute bound in the past)
+    h.produce(decision("n1", Instant.now(), false, change(uid(fresh), NS, "fresh", 1500, 3000)));
     // when the actuator starts with a 1-minute bound
     h.start(h.settings().withMaxDecisionAge(Duration.ofMinutes(1)));
     // then the six are rejected and the fresh one applied at once: had each refusal spent a

@@ -238,8 +238,10 @@ class ActuatorTest {
     for (int i = 0; i + 4 < busyAt.size(); i++) {
       assertThat(Duration.between(busyAt.get(i), busyAt.get(i + 4))).isGreaterThan(Duration.ofMillis(900));
     }
-    // and the quiet node did not wait behind the busy one
-    assertThat(quietAt).isBefore(busyAt.get(2));
+    // and the quiet node did not wait behind the busy one: its patch went out before busy's last
+    // (held behind busy's queue it would come ≥ 2 s after busy's first, after all six; the bound is
+    // not busy's third because the two decisions can come in different polls on a loaded machine)
+    assertThat(quietAt).isBefore(busyAt.get(5));
   }
 
   @Test
