@@ -14,6 +14,7 @@ import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class CheckpointCodecTest {
 
-  @Property(tries = 100)
+  @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
   void everyCheckpointSurvivesTheBinaryRoundTripAndEncodesAsItsJsonTwinDoes(@ForAll("checkpoints") NodeCheckpoint c) {
     byte[] bytes = CheckpointCodec.encode(c);
     assertThat(bytes[0]).isEqualTo(CheckpointCodec.VERSION);
@@ -32,7 +33,7 @@ class CheckpointCodecTest {
     assertThat(CheckpointCodec.encode(CheckpointCodec.decode(bytes))).isEqualTo(bytes);
   }
 
-  @Property(tries = 50)
+  @Property(tries = 50, edgeCases = EdgeCasesMode.NONE)
   void aTruncatedOrCorruptValueIsASchemaErrorNeverAnotherException(@ForAll("checkpoints") NodeCheckpoint c,
       @ForAll("cuts") int cut) {
     byte[] bytes = CheckpointCodec.encode(c);
