@@ -314,7 +314,12 @@ public final class AuditBench {
   }
 
   static TimedConsumer consumer(String bootstrap) {
-    Map<String, Object> config = new HashMap<>();
+    return consumer(bootstrap, Map.of());
+  }
+
+  /** The CLI's consumer settings, with {@code settings} on top. */
+  static TimedConsumer consumer(String bootstrap, Map<String, Object> settings) {
+    Map<String, Object> config = new HashMap<>(settings);
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

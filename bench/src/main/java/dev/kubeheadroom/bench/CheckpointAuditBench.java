@@ -7,7 +7,7 @@ import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointDerivation;
 import dev.kubeheadroom.replay.CheckpointReader;
 import dev.kubeheadroom.replay.TopicHistory;
-import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
@@ -88,8 +88,10 @@ public final class CheckpointAuditBench {
       Instant first = last.minus(span);
       for (Instant at : List.of(first.plus(span.dividedBy(2)), last.minusSeconds(1))) {
         for (int run = 1; run <= 2; run++) {
-          audit(kafka.bootstrapServers(), topics, at, run);
+          audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
         }
+        // the reader's fetch sizes against the client's defaults (1 MB per partition per fetch)
+        audit(kafka.bootstrapServers(), topics, at, "default fetch sizes", Map.of());
       }
     } finally {
       TempDirs.deleteQuietly(dataDir);
@@ -118,7 +120,7 @@ public final class CheckpointAuditBench {
             return CheckpointDerivation.derive(history, topics, until, (NodeCheckpoint c) -> {
               // the node's partition, as the topology's CheckpointPartitioner puts it
               producer.send(new ProducerRecord<>(topics.checkpoints(), CheckpointPartitioner.partition(c.node(), 6),
-                  c.at().toEpochMilli(), c.key(), JsonCodec.encode(c)));
+                  c.at().toEpochMilli(), c.key(), CheckpointCodec.encode(c)));
               written.incrementAndGet();
             }, () -> { });
           }
@@ -135,14 +137,15 @@ public final class CheckpointAuditBench {
   }
 
   /** {@code headroom audit --at} as the CLI runs it (AuditReplay): from the last checkpoint. */
-  private static void audit(String bootstrap, Topics topics, Instant at, int run) {
+  private static void audit(String bootstrap, Topics topics, Instant at, String run, Map<String, Object> reader) {
     long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
     long t = System.nanoTime();
     CheckpointCut cut;
-    try (var consumer = AuditBench.consumer(bootstrap)) {
+    try (var consumer = AuditBench.consumer(bootstrap, reader)) {
       cut = new CheckpointReader(consumer, Duration.ofSeconds(60)).latest(topics.checkpoints(), at).orElseThrow();
     }
     long found = System.nanoTime() - t;
+    long foundCpu = ProcessCpu.nanos() - cpu;
     Map<String, Instant> from = new HashMap<>();
     topics.nodeKeyed().forEach(topic -> from.put(topic, cut.at()));
     try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
@@ -150,9 +153,10 @@ public final class CheckpointAuditBench {
          Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
       long total = System.nanoTime() - t;
       System.out.printf(Locale.ROOT,
-          "  audit --at %s (run %d): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
-              + " read in %.2f s; then %,d records replayed, %,d nodes at T%n",
-          at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(), seconds(found),
+          "  audit --at %s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
+              + " read in %.2f s (%.2f CPU-s); then %,d records replayed, %,d nodes at T%n",
+          at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(),
+          seconds(found), seconds(foundCpu),
           audit.records(), audit.nodes().size());
     }
   }

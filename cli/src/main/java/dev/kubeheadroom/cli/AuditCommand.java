@@ -201,7 +201,13 @@ public final class AuditCommand implements Callable<Integer> {
   }
 
   static KafkaConsumer<String, byte[]> consumer(KafkaConnection connection) {
+    return consumer(connection, Map.of());
+  }
+
+  /** The audit's consumer with {@code settings} on top (e.g. the checkpoint reader's fetch sizes). */
+  static KafkaConsumer<String, byte[]> consumer(KafkaConnection connection, Map<String, Object> settings) {
     Map<String, Object> config = connection.clientConfig();
+    config.putAll(settings);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);

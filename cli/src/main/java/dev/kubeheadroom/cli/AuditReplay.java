@@ -25,7 +25,8 @@ final class AuditReplay {
       PrintWriter err, Progress shown) {
     Optional<CheckpointCut> cut = Optional.empty();
     if (fromCheckpoint) {
-      try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection)) {
+      try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
+          CheckpointReader.consumerSettings())) {
         cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(), when);
       }
     }

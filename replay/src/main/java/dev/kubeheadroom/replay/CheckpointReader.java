@@ -1,18 +1,22 @@
 package dev.kubeheadroom.replay;
 
-import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.SchemaException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
@@ -23,14 +27,32 @@ import org.apache.kafka.common.TopicPartition;
  * Kafka's time index (a checkpoint's record time is its boundary), so the cost does not grow with
  * the topic's length: per partition, a short read back from the moment, then one boundary's
  * records.
+ *
+ * <p>Every partition is read at once (one consumer assigned all of them, each fetch carrying
+ * every partition still wanted) and each stops at a bound known before the read: the end offset
+ * taken up front or the boundary's last record. It never polls a partition for records past its
+ * end, where a fetch waits on the broker for data that is not coming. The cut's values are then
+ * decoded in parallel.
  */
 public final class CheckpointReader {
   /** How far back from the moment's offset a partition is read to find its last boundary. */
-  static final int LOOK_BACK = 256;
+  static final int LOOK_BACK = 32;
   private static final Duration POLL = Duration.ofMillis(200);
+
+  /** The stopping condition of one partition's read: [from, until), then no later than a time. */
+  private record Range(long from, long until, long stopAfterMs) {}
 
   private final Consumer<String, byte[]> consumer;
   private final Duration timeout;
+
+  /**
+   * Consumer settings the reader is fastest with: a cut is one boundary's records in every
+   * partition (megabytes each), so a fetch takes a partition's share in one go.
+   */
+  public static Map<String, Object> consumerSettings() {
+    return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024,
+        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
+  }
 
   /** @param consumer a consumer with no group (assignment only); the caller closes it */
   public CheckpointReader(Consumer<String, byte[]> consumer, Duration timeout) {
@@ -48,14 +70,15 @@ public final class CheckpointReader {
     Map<TopicPartition, Long> begins = consumer.beginningOffsets(partitions, timeout);
     Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
     Map<TopicPartition, Long> after = offsetsAfter(partitions, at.toEpochMilli() + 1, ends);
-    long boundary = Long.MIN_VALUE;
+    Map<TopicPartition, Range> back = new HashMap<>();
     for (TopicPartition tp : partitions) {
       long until = after.get(tp);
-      long from = Math.max(begins.get(tp), until - LOOK_BACK);
-      for (ConsumerRecord<String, byte[]> r : read(tp, from, until, Long.MAX_VALUE)) {
-        if (r.timestamp() <= at.toEpochMilli()) {
-          boundary = Math.max(boundary, r.timestamp());
-        }
+      back.put(tp, new Range(Math.max(begins.get(tp), until - LOOK_BACK), until, Long.MAX_VALUE));
+    }
+    long boundary = Long.MIN_VALUE;
+    for (ConsumerRecord<String, byte[]> r : read(back)) {
+      if (r.timestamp() <= at.toEpochMilli()) {
+        boundary = Math.max(boundary, r.timestamp());
       }
     }
     if (boundary == Long.MIN_VALUE) {
@@ -65,24 +88,26 @@ public final class CheckpointReader {
   }
 
   private CheckpointCut cut(List<TopicPartition> partitions, Instant boundary, Map<TopicPartition, Long> ends) {
-    Map<TopicPartition, Long> starts = offsetsAfter(partitions, boundary.toEpochMilli(), ends);
+    long ms = boundary.toEpochMilli();
+    Map<TopicPartition, Long> starts = offsetsAfter(partitions, ms, ends);
+    Map<TopicPartition, Range> ranges = new HashMap<>();
+    partitions.forEach(tp -> ranges.put(tp, new Range(starts.get(tp), ends.get(tp), ms)));
+    List<ConsumerRecord<String, byte[]>> records = read(ranges).stream()
+        .filter(r -> r.timestamp() == ms && r.value() != null).toList();
+    // decoding is the work of a cut (thousands of checkpoints of dozens of pods): on every core
+    List<NodeCheckpoint> decoded = records.parallelStream().map(r -> decode(r.value()))
+        .filter(c -> c != null && c.at().equals(boundary)).toList();
     Map<String, NodeCheckpoint> byKey = new TreeMap<>(); // a compacted twin: the last one wins
-    for (TopicPartition tp : partitions) {
-      for (ConsumerRecord<String, byte[]> r : read(tp, starts.get(tp), ends.get(tp), boundary.toEpochMilli())) {
-        if (r.timestamp() != boundary.toEpochMilli() || r.value() == null) {
-          continue;
-        }
-        try {
-          NodeCheckpoint c = JsonCodec.decode(r.value(), NodeCheckpoint.class);
-          if (c.at().equals(boundary)) {
-            byKey.put(c.key(), c);
-          }
-        } catch (SchemaException e) {
-          // unreadable: that node is replayed as unknown at the cut (verify reports the record)
-        }
-      }
-    }
+    decoded.forEach(c -> byKey.put(c.key(), c));
     return new CheckpointCut(boundary, new ArrayList<>(byKey.values()));
+  }
+
+  private static NodeCheckpoint decode(byte[] value) {
+    try {
+      return CheckpointCodec.decode(value);
+    } catch (SchemaException e) {
+      return null; // unreadable: that node is replayed as unknown at the cut (verify reports the record)
+    }
   }
 
   private List<TopicPartition> partitions(String topic) {
@@ -113,33 +138,64 @@ public final class CheckpointReader {
   }
 
   /**
-   * The records of {@code tp} in [{@code from}, {@code until}), stopping after the first one
-   * later than {@code stopAfterMs}: a checkpoint partition is its nodes' partition
-   * ({@code CheckpointPartitioner}), written by one task in boundary order.
+   * Each partition's records in its range, every partition fetched at once: a partition is done
+   * at its range's end or after its first record later than the range's time (a checkpoint
+   * partition is its nodes' partition, {@code CheckpointPartitioner}, written by one task in
+   * boundary order), and is then paused; the read returns once all are done, without another
+   * poll.
    */
-  private List<ConsumerRecord<String, byte[]>> read(TopicPartition tp, long from, long until, long stopAfterMs) {
+  private List<ConsumerRecord<String, byte[]>> read(Map<TopicPartition, Range> ranges) {
     List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-    if (from >= until) {
-      return out;
-    }
-    consumer.assign(List.of(tp));
-    consumer.seek(tp, from);
+    Set<TopicPartition> open = new HashSet<>();
+    consumer.assign(ranges.keySet());
+    consumer.resume(ranges.keySet());
+    ranges.forEach((tp, range) -> {
+      if (range.from() < range.until()) {
+        consumer.seek(tp, range.from());
+        open.add(tp);
+      }
+    });
+    consumer.pause(done(ranges.keySet(), open));
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (consumer.position(tp, timeout) < until) {
-      var records = consumer.poll(POLL);
-      for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
-        if (r.offset() >= until) {
-          return out;
-        }
-        out.add(r);
-        if (r.timestamp() > stopAfterMs) {
-          return out;
+    while (!open.isEmpty()) {
+      ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+      for (TopicPartition tp : records.partitions()) {
+        if (open.contains(tp) && take(records.records(tp), ranges.get(tp), out)) {
+          open.remove(tp);
+          consumer.pause(List.of(tp));
         }
       }
-      if (records.isEmpty() && System.nanoTime() > deadline) {
-        throw new IllegalStateException("Kafka did not deliver " + tp + " within " + timeout);
+      for (TopicPartition tp : List.copyOf(open)) {
+        if (consumer.position(tp, timeout) >= ranges.get(tp).until()) {
+          open.remove(tp); // at its end offset: the next fetch would only wait
+          consumer.pause(List.of(tp));
+        }
+      }
+      if (records.isEmpty() && !open.isEmpty() && System.nanoTime() > deadline) {
+        throw new IllegalStateException("Kafka did not deliver " + open + " within " + timeout);
       }
     }
     return out;
+  }
+
+  /** Adds the records within {@code range}; true when the partition is done. */
+  private static boolean take(List<ConsumerRecord<String, byte[]>> records, Range range,
+      List<ConsumerRecord<String, byte[]>> out) {
+    for (ConsumerRecord<String, byte[]> r : records) {
+      if (r.offset() >= range.until()) {
+        return true;
+      }
+      out.add(r);
+      if (r.timestamp() > range.stopAfterMs()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Set<TopicPartition> done(Set<TopicPartition> all, Set<TopicPartition> open) {
+    Set<TopicPartition> done = new HashSet<>(all);
+    done.removeAll(open);
+    return done;
   }
 }

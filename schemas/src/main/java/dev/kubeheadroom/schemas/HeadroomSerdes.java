@@ -1,5 +1,8 @@
 package dev.kubeheadroom.schemas;
 
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
 /** The serde of each topic's value type. */
 public final class HeadroomSerdes {
   private HeadroomSerdes() {}
@@ -24,7 +27,9 @@ public final class HeadroomSerdes {
     return new JsonSerde<>(DeadLetter.class);
   }
 
-  public static JsonSerde<NodeCheckpoint> checkpoints() {
-    return new JsonSerde<>(NodeCheckpoint.class);
+  /** Binary ({@link CheckpointCodec}); reads the JSON checkpoints written before it too. */
+  public static Serde<NodeCheckpoint> checkpoints() {
+    return Serdes.serdeFrom((topic, c) -> c == null ? null : CheckpointCodec.encode(c),
+        (topic, data) -> data == null ? null : CheckpointCodec.decode(data));
   }
 }

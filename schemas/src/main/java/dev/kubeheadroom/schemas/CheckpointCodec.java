@@ -1,0 +1,247 @@
+package dev.kubeheadroom.schemas;
+
+import dev.kubeheadroom.schemas.NodeCheckpoint.CheckpointPod;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The checkpoints topic's value in a compact binary form: a cut is thousands of checkpoints of
+ * dozens of pods, and decoding them is what an audit from a checkpoint spends its time on (the
+ * JSON is several times larger and slower to decode). A leading version byte; a value starting
+ * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read.
+ * Strings are UTF-8 with a varint length (0 = null), enums by name, maps sorted by key, so equal
+ * checkpoints encode to equal bytes ({@code audit --verify} compares them byte for byte).
+ */
+public final class CheckpointCodec {
+  /** The binary format (1 is the JSON). */
+  public static final byte VERSION = 2;
+  /** Component counts the format covers; a test fails when a record gains a field. */
+  static final int CHECKPOINT_FIELDS = 4;
+  static final int CHECKPOINT_POD_FIELDS = 4;
+  static final int NODE_FIELDS = 6;
+  static final int POD_FIELDS = 18;
+  static final int CONTAINER_FIELDS = 6;
+  static final int OWNER_FIELDS = 4;
+
+  private CheckpointCodec() {}
+
+  public static byte[] encode(NodeCheckpoint c) {
+    Writer w = new Writer();
+    w.raw(VERSION).str(c.node()).instant(c.at());
+    NodeSnapshot n = c.snapshot();
+    w.bool(n != null);
+    if (n != null) {
+      w.str(n.node()).varLong(n.allocatableMilli()).str(n.os()).bool(n.staticCpuManager());
+      w.varLong(n.labels().size());
+      new TreeMap<>(n.labels()).forEach((k, v) -> w.str(k).str(v));
+      w.varLong(n.epoch());
+    }
+    w.varLong(c.pods().size());
+    for (CheckpointPod cp : c.pods()) {
+      pod(w, cp.pod());
+      w.bool(cp.backoffSince() != null);
+      if (cp.backoffSince() != null) {
+        w.instant(cp.backoffSince());
+      }
+      w.bool(cp.infeasibleSeen()).varLong(cp.refusals());
+    }
+    return Arrays.copyOf(w.buf, w.len);
+  }
+
+  private static void pod(Writer w, PodSnapshot p) {
+    w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
+        .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
+        .str(p.maxCpuInvalid()).bool(p.vpaControlsLimits());
+    w.varLong(p.owners().size());
+    for (OwnerRef o : p.owners()) {
+      w.str(o.kind()).str(o.name()).str(o.uid()).bool(o.controller());
+    }
+    w.varLong(p.containers().size());
+    for (ContainerSnapshot k : p.containers()) {
+      w.str(k.name()).str(k.kind().name()).varLong(k.cpuRequestMilli()).varLong(k.cpuLimitMilli())
+          .bool(k.memoryGuaranteed()).bool(k.cpuResizeRestarts());
+    }
+    w.str(p.resize().name()).bool(p.podLevelResources()).varLong(p.epoch()).str(p.gang());
+  }
+
+  /** A checkpoint in either format. */
+  public static NodeCheckpoint decode(byte[] data) {
+    if (data == null || data.length == 0) {
+      throw new SchemaException("empty checkpoint value");
+    }
+    if (data[0] == '{') {
+      return JsonCodec.decode(data, NodeCheckpoint.class); // format 1, written before the binary one
+    }
+    if (data[0] != VERSION) {
+      throw new SchemaException("checkpoint has format version " + data[0] + ", this build reads " + VERSION
+          + " (and JSON)");
+    }
+    try {
+      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
+      NodeCheckpoint c = checkpoint(in);
+      if (in.hasRemaining()) {
+        throw new SchemaException("checkpoint has " + in.remaining() + " bytes past its end");
+      }
+      return c;
+    } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
+      throw new SchemaException("unreadable checkpoint: " + e);
+    }
+  }
+
+  private static NodeCheckpoint checkpoint(ByteBuffer in) {
+    String node = str(in);
+    Instant at = instant(in);
+    NodeSnapshot snapshot = null;
+    if (bool(in)) {
+      String name = str(in);
+      long allocatable = varLong(in);
+      String os = str(in);
+      boolean staticCpu = bool(in);
+      int labels = count(in);
+      Map<String, String> labelMap = new TreeMap<>();
+      for (int i = 0; i < labels; i++) {
+        labelMap.put(str(in), str(in));
+      }
+      snapshot = new NodeSnapshot(name, allocatable, os, staticCpu, labelMap, varLong(in));
+    }
+    int pods = count(in);
+    List<CheckpointPod> podList = new ArrayList<>(pods);
+    for (int i = 0; i < pods; i++) {
+      PodSnapshot pod = pod(in);
+      Instant backoffSince = bool(in) ? instant(in) : null;
+      boolean infeasibleSeen = bool(in);
+      podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, varLong(in))));
+    }
+    return new NodeCheckpoint(node, at, snapshot, podList);
+  }
+
+  private static PodSnapshot pod(ByteBuffer in) {
+    String uid = str(in);
+    String namespace = str(in);
+    String name = str(in);
+    String node = str(in);
+    String phase = str(in);
+    String qos = str(in);
+    String rv = str(in);
+    long generation = varLong(in);
+    String mode = str(in);
+    long maxCpu = varLong(in);
+    String maxCpuInvalid = str(in);
+    boolean vpa = bool(in);
+    int owners = count(in);
+    List<OwnerRef> ownerList = new ArrayList<>(owners);
+    for (int i = 0; i < owners; i++) {
+      ownerList.add(new OwnerRef(str(in), str(in), str(in), bool(in)));
+    }
+    int containers = count(in);
+    List<ContainerSnapshot> containerList = new ArrayList<>(containers);
+    for (int i = 0; i < containers; i++) {
+      containerList.add(new ContainerSnapshot(str(in), ContainerKind.valueOf(str(in)), varLong(in),
+          varLong(in), bool(in), bool(in)));
+    }
+    ResizeStatus resize = ResizeStatus.valueOf(str(in));
+    boolean podLevelResources = bool(in);
+    long epoch = varLong(in);
+    return new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode, maxCpu,
+        maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources, epoch, str(in));
+  }
+
+  private static String str(ByteBuffer in) {
+    int len = count(in);
+    if (len == 0) {
+      return null;
+    }
+    if (len - 1 > in.remaining()) {
+      throw new SchemaException("checkpoint string runs past the value's end");
+    }
+    String s = new String(in.array(), in.position(), len - 1, StandardCharsets.UTF_8);
+    in.position(in.position() + len - 1);
+    return s;
+  }
+
+  /** A length or count: never more than the bytes left, so a corrupt one fails cleanly. */
+  private static int count(ByteBuffer in) {
+    long n = varLong(in);
+    if (n > in.remaining() + 1L) {
+      throw new SchemaException("checkpoint count " + n + " exceeds the value's length");
+    }
+    return (int) n;
+  }
+
+  private static boolean bool(ByteBuffer in) {
+    return in.get() != 0;
+  }
+
+  private static Instant instant(ByteBuffer in) {
+    long v = varLong(in);
+    return Instant.ofEpochSecond((v >>> 1) ^ -(v & 1), varLong(in));
+  }
+
+  private static long varLong(ByteBuffer in) {
+    long value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      byte b = in.get();
+      value |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return value;
+      }
+    }
+    throw new SchemaException("checkpoint has a malformed number");
+  }
+
+  /** A growable buffer; numbers as unsigned varints (seconds zigzag-encoded: they may be negative). */
+  private static final class Writer {
+    byte[] buf = new byte[1024];
+    int len;
+
+    private void ensure(int more) {
+      if (len + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+      }
+    }
+
+    Writer raw(byte b) {
+      ensure(1);
+      buf[len++] = b;
+      return this;
+    }
+
+    Writer str(String s) {
+      if (s == null) {
+        return varLong(0);
+      }
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      varLong(b.length + 1L);
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, len, b.length);
+      len += b.length;
+      return this;
+    }
+
+    Writer bool(boolean b) {
+      return raw((byte) (b ? 1 : 0));
+    }
+
+    Writer instant(Instant t) {
+      long s = t.getEpochSecond();
+      return varLong((s << 1) ^ (s >> 63)).varLong(t.getNano());
+    }
+
+    Writer varLong(long v) {
+      ensure(10);
+      while ((v & ~0x7FL) != 0) {
+        buf[len++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      buf[len++] = (byte) v;
+      return this;
+    }
+  }
+}
