@@ -56,7 +56,14 @@ public final class Simulation {
     this.harness = harness;
   }
 
-  public ClusterReport run(Iterator<WatchLogItem> items) {
+  public ClusterReport run(Iterator<WatchLogItem> source) {
+    // The log is read and parsed on a second thread: the same items in the same order.
+    try (ReadAhead<WatchLogItem> items = new ReadAhead<>(source)) {
+      return run(items);
+    }
+  }
+
+  private ClusterReport run(ReadAhead<WatchLogItem> items) {
     // Simulate always applies: dryRun in any config is ignored.
     TopologySettings settings = new TopologySettings(Topics.defaults(),
         TopologySettings.DEFAULT_TICK, c -> c.withDryRun(false));

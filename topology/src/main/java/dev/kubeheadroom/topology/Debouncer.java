@@ -3,7 +3,6 @@ package dev.kubeheadroom.topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,18 +23,26 @@ import java.util.TreeSet;
 final class Debouncer {
   private record Dirty(Instant first, Instant last) {}
 
-  private record Candidate(Instant at, String node) {}
+  /** Ordered by time, then node name. */
+  private record Candidate(Instant at, String node) implements Comparable<Candidate> {
+    @Override
+    public int compareTo(Candidate o) {
+      int byTime = at.compareTo(o.at);
+      return byTime != 0 ? byTime : node.compareTo(o.node);
+    }
+  }
 
   /** A node pool's own debounce knobs (HeadroomConfig spec.pools). */
   record Timing(Duration debounce, Duration maxDelay) {}
 
   private final Map<String, Dirty> dirty = new HashMap<>();
   private final Map<String, Instant> wakes = new HashMap<>();
-  private final PriorityQueue<Candidate> queue =
-      new PriorityQueue<>(Comparator.comparing(Candidate::at).thenComparing(Candidate::node));
+  private final PriorityQueue<Candidate> queue = new PriorityQueue<>();
   private final Map<String, Timing> poolTimings = new HashMap<>();
   private Duration debounce = Duration.ZERO;
   private Duration maxDelay = Duration.ZERO;
+  /** {@code debounce}'s jitter window, kept with it: {@code Duration.dividedBy} goes through BigDecimal. */
+  private Duration jitterWindow = Duration.ZERO;
 
   /**
    * The node's own debounce knobs from its pool, or null for the cluster's. Takes effect from
@@ -94,6 +101,7 @@ final class Debouncer {
     if (!debouncePeriod.equals(debounce) || !maxDebounceDelay.equals(maxDelay)) {
       debounce = debouncePeriod;
       maxDelay = maxDebounceDelay;
+      jitterWindow = jitterWindow(debouncePeriod);
       requeue(); // the knobs changed: every queued due time may have moved
     }
     TreeSet<String> due = new TreeSet<>();
@@ -128,14 +136,19 @@ final class Debouncer {
   private Instant dueAt(String node, Instant first, Instant last) {
     Timing own = poolTimings.isEmpty() ? null : poolTimings.get(node);
     Duration period = own == null ? debounce : own.debounce();
-    Instant quiet = last.plus(period).plus(jitter(node, period));
+    Duration window = own == null ? jitterWindow : jitterWindow(period);
+    Instant quiet = last.plus(period).plus(spread(node, window));
     Instant cap = first.plus(own == null ? maxDelay : own.maxDelay());
     return quiet.isBefore(cap) ? quiet : cap;
   }
 
   /** Up to 10% of the debounce, a pure function of the node name: spreads flushes, replays equal. */
   static Duration jitter(String node, Duration debounce) {
-    return spread(node, debounce.dividedBy(10));
+    return spread(node, jitterWindow(debounce));
+  }
+
+  private static Duration jitterWindow(Duration debounce) {
+    return debounce.dividedBy(10);
   }
 
   /**

@@ -37,6 +37,9 @@ final class DecisionParts {
    * @throws TooLarge when even one pod per part does not fit
    */
   static List<NodeDecision> split(NodeDecision decision, int maxBytes) {
+    if (DecisionSizeBound.of(decision) <= maxBytes) {
+      return List.of(decision); // fits for sure: serializing it to learn its size would say the same
+    }
     int size = JsonCodec.encode(decision).length;
     if (size <= maxBytes) {
       return List.of(decision);

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -92,7 +93,7 @@ public final class NodeDecider {
         : HierarchicalPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, tenants, policyConfig);
     GangCeilings gangs = GangCeilings.of(views, result.decisions(), config.gangOwnerKinds(), ceilings);
 
-    TreeMap<String, PodEntry> pods = new TreeMap<>(booking.pods());
+    PodEdits pods = new PodEdits(booking.pods());
     Set<String> touched = new HashSet<>();
     dropStalePending(views, pods, touched, config, now);
 
@@ -122,7 +123,8 @@ public final class NodeDecider {
           new Pending(plan.targetLimitMilli(), emitted, now, config.dryRun())));
       touched.add(pod.uid());
     }
-    NodeBooking next = touched.isEmpty() ? booking : NodeBooking.owning(booking.node(), booking.snapshot(), pods);
+    NodeBooking next = touched.isEmpty() ? booking
+        : NodeBooking.owning(booking.node(), booking.snapshot(), pods.edited());
     if (changes.isEmpty()) {
       return new Decided(new Step(next, touched, false, false, Optional.empty()), gangs);
     }
@@ -206,7 +208,36 @@ public final class NodeDecider {
     return p;
   }
 
-  private static void dropStalePending(Map<String, PodView> views, TreeMap<String, PodEntry> pods,
+  /**
+   * The booking's pods with this decision's edits: copied at the first edit only, as most
+   * evaluations change no pod.
+   */
+  private static final class PodEdits {
+    private final SortedMap<String, PodEntry> original;
+    private TreeMap<String, PodEntry> copy;
+
+    PodEdits(SortedMap<String, PodEntry> original) {
+      this.original = original;
+    }
+
+    PodEntry get(String uid) {
+      return copy == null ? original.get(uid) : copy.get(uid);
+    }
+
+    void put(String uid, PodEntry entry) {
+      if (copy == null) {
+        copy = new TreeMap<>(original);
+      }
+      copy.put(uid, entry);
+    }
+
+    /** The edited pods (only after an edit). */
+    TreeMap<String, PodEntry> edited() {
+      return copy;
+    }
+  }
+
+  private static void dropStalePending(Map<String, PodView> views, PodEdits pods,
       Set<String> touched, ClusterConfig config, Instant now) {
     for (PodView view : views.values()) {
       PodEntry entry = view.entry();
