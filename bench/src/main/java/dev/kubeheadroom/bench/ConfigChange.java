@@ -45,9 +45,17 @@ record ConfigChange(ApiServerDouble api, DesignPointCluster cluster, Duration qu
     out.phase();
     Instant last = t0;
     long resized = 0;
+    Instant progressAt = t0;
     while (true) {
       Thread.sleep(1000);
       List<RequestJournal.Entry> since = entriesSince(t0);
+      // a line a minute, so a long change that is stopped by hand still leaves its rate
+      if (Duration.between(progressAt, Instant.now()).toSeconds() >= 60) {
+        progressAt = Instant.now();
+        out.line("  config change +%d s: %d resize calls so far, %d writes", Duration.between(t0, progressAt).toSeconds(),
+            since.stream().filter(e -> DesignPointBench.isResize(e.request())).count(),
+            since.stream().filter(e -> DesignPointBench.isWrite(e.request())).count());
+      }
       List<RequestJournal.Entry> resizes = since.stream().filter(e -> DesignPointBench.isResize(e.request())).toList();
       if (resizes.size() > resized) {
         resized = resizes.size();

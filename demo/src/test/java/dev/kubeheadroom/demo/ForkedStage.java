@@ -41,24 +41,33 @@ final class ForkedStage implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts {@code args} (see the class comment) in a new JVM; returns once the stage is ready. */
-  static ForkedStage start(Path log, Duration startup, List<String> args) {
+  /** Starts {@code args} (see the class comment) in a new JVM without waiting for it: {@link #awaitReady} next. */
+  static ForkedStage launch(Path log, List<String> args) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-XX:+UseSerialGC",
+        // C1 only: a JVM that lives a minute spends less CPU compiling than C2 would save it
+        "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"), ForkedStage.class.getName()));
     command.addAll(args);
     try {
       Files.createDirectories(log.getParent());
       Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-      ForkedStage stage = new ForkedStage(process, log);
-      stage.awaitReady(startup);
-      return stage;
+      return new ForkedStage(process, log);
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + command, e);
     }
   }
 
-  private void awaitReady(Duration startup) throws IOException {
+  /** Returns once the stage printed {@value #READY}; kills it and throws if it died or took longer than {@code startup}. */
+  void awaitReady(Duration startup) {
+    try {
+      awaitReadyOrThrow(startup);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + log, e);
+    }
+  }
+
+  private void awaitReadyOrThrow(Duration startup) throws IOException {
     long deadline = System.nanoTime() + startup.toNanos();
     while (!Files.readString(log, StandardCharsets.UTF_8).contains(READY)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {

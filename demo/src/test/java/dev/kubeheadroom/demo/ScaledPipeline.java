@@ -36,12 +36,15 @@ import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Headroom scaled out on a three-broker cluster, as production runs it: {@link EmbeddedKafkaCluster}
@@ -52,25 +55,53 @@ import org.apache.kafka.common.utils.Utils;
  * their own JVMs ({@link ForkedStage}) so that they can be killed with SIGKILL; the others run
  * in this JVM.
  *
- * <p>Group timings are shortened (session 10 s, heartbeat 3 s; brokers fenced after 6 s) so a
- * killed member's partitions move within seconds rather than after the 45 s default session: the
- * failover figures this harness prints scale with those settings (docs/running-beside-kafka.md).
- * The in-JVM instances run as one supervised {@link Pipeline} each, as pods that are restarted.
+ * <p>Group timings are shortened ({@link Timings}) so a killed member's partitions move within
+ * seconds rather than after the 45 s default session: the failover figures this harness prints
+ * scale with those settings (docs/running-beside-kafka.md). The in-JVM instances run as one
+ * supervised {@link Pipeline} each, as pods that are restarted.
  */
 final class ScaledPipeline implements AutoCloseable {
-  static final int PARTITIONS = 6;
   static final Duration STARTUP = Duration.ofSeconds(180);
   static final String VICTIM = "victim";
-  static final Map<String, String> GROUP_TIMINGS =
-      Map.of("session.timeout.ms", "10000", "heartbeat.interval.ms", "3000");
-  static final Map<String, String> BROKER_TIMINGS =
-      Map.of("broker.session.timeout.ms", "6000", "broker.heartbeat.interval.ms", "1500");
+  private static final Logger LOG = LoggerFactory.getLogger(ScaledPipeline.class);
 
-  /** How many instances of each stage, and Kafka Streams' {@code num.standby.replicas}. */
-  record Shape(int topologies, int actuators, int ingests, int standbys) {}
+  /**
+   * How fast the cluster notices a loss: properties of every group client (topology and
+   * actuator), of the topology's clients only, and of the brokers.
+   */
+  record Timings(Map<String, String> groups, Map<String, String> topology, Map<String, String> brokers) {
+    /** Session 10 s, heartbeat 3 s; brokers fenced after 6 s (the figures of docs/running-beside-kafka.md). */
+    static final Timings FIGURES = new Timings(
+        Map.of("session.timeout.ms", "10000", "heartbeat.interval.ms", "3000"), Map.of(),
+        Map.of("broker.session.timeout.ms", "6000", "broker.heartbeat.interval.ms", "1500"));
+
+    /**
+     * For a test in verify: the fewest seconds per loss that stay clear of false alarms under load.
+     * Session 4 s (the brokers' floor, {@code group.min.session.timeout.ms}, lowered from 6 s to
+     * allow it); brokers fenced after 4 s. A SIGKILLed topology instance leaves its transaction
+     * open, and read_committed readers of its partitions (the survivor's restore, the actuators)
+     * wait until the coordinator aborts it: after {@code transaction.timeout.ms} (Streams' 10 s,
+     * here 4 s), found by a scan every {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}
+     * (10 s, here 1 s).
+     */
+    static final Timings QUICK = new Timings(
+        Map.of("session.timeout.ms", "4000", "heartbeat.interval.ms", "1000"),
+        Map.of("transaction.timeout.ms", "4000"),
+        Map.of("broker.session.timeout.ms", "4000", "broker.heartbeat.interval.ms", "1000",
+            "group.min.session.timeout.ms", "1000",
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
+  }
+
+  /** How many instances of each stage, Kafka Streams' {@code num.standby.replicas}, the partitions, the timings. */
+  record Shape(int topologies, int actuators, int ingests, int standbys, int partitions, Timings timings) {
+    /** The figures' shape: 6 partitions, {@link Timings#FIGURES}. */
+    Shape(int topologies, int actuators, int ingests, int standbys) {
+      this(topologies, actuators, ingests, standbys, 6, Timings.FIGURES);
+    }
+  }
 
   final Topics topics = Topics.defaults();
-  final TopicLayout layout = new TopicLayout(PARTITIONS, (short) 3, TopicLayout.DEFAULT_RETENTION, 2);
+  final TopicLayout layout;
   final ApiServerDouble api;
   final KubeletDouble kubelet;
   final EmbeddedKafkaCluster kafka;
@@ -85,15 +116,23 @@ final class ScaledPipeline implements AutoCloseable {
   private ScaledPipeline(Path dir, Shape shape) {
     this.dir = dir;
     this.shape = shape;
+    this.layout = new TopicLayout(shape.partitions(), (short) 3, TopicLayout.DEFAULT_RETENTION, 2);
     this.api = ApiServerDouble.start();
     this.kubelet = KubeletDouble.start(api);
-    this.kafka = EmbeddedKafkaCluster.start(dir.resolve("kafka"), 3, BROKER_TIMINGS);
+    this.kafka = EmbeddedKafkaCluster.start(dir.resolve("kafka"), 3, shape.timings().brokers());
   }
 
-  /** Everything up, enforcing; returns once every instance is ready. */
-  static ScaledPipeline start(Path dir, Shape shape) {
+  /**
+   * Everything up, enforcing; returns once every instance is ready. {@code cluster} creates the
+   * Kubernetes objects there before any stage starts (ingest's first LIST carries them, as on a
+   * restart), so their first decisions overlap the stages' start-up.
+   */
+  static ScaledPipeline start(Path dir, Shape shape, Consumer<ApiServerDouble> cluster) {
+    long t0 = System.nanoTime();
     ScaledPipeline p = new ScaledPipeline(dir, shape);
     try {
+      LOG.info("STEP brokers and API double up in {} ms", (System.nanoTime() - t0) / 1_000_000);
+      cluster.accept(p.api);
       p.api.seedClient().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG)
           .resource(new GenericKubernetesResourceBuilder().withApiVersion(HeadroomKeys.GROUP + "/" + HeadroomKeys.VERSION)
               .withKind("HeadroomConfig").withNewMetadata().withName(HeadroomKeys.CONFIG_NAME).endMetadata()
@@ -102,7 +141,9 @@ final class ScaledPipeline implements AutoCloseable {
       try (Admin admin = p.kafka.admin()) {
         TopicBootstrap.ensure(admin, p.topics, p.layout, STARTUP);
       }
+      LOG.info("STEP topics created at {} ms", (System.nanoTime() - t0) / 1_000_000);
       p.startStages();
+      LOG.info("STEP every instance ready at {} ms", (System.nanoTime() - t0) / 1_000_000);
       return p;
     } catch (RuntimeException | Error e) {
       p.close();
@@ -126,15 +167,19 @@ final class ScaledPipeline implements AutoCloseable {
       specs.add(new IngestSpec(IngestSettings.defaults(KafkaClientSettings.of(kafka.bootstrapServers()), identity)
           .withTopics(topics).withLease(IngestSettings.LeaseSettings.defaults(identity)), api.newClient()));
     }
-    topologyVictim = ForkedStage.start(dir.resolve("topology-victim.log"), STARTUP, forkArgs("topology",
+    // The forked JVMs boot while this one starts its instances: together, not one after another.
+    topologyVictim = ForkedStage.launch(dir.resolve("topology-victim.log"), forkArgs("topology",
         dir.resolve("state-victim").toString(), Integer.toString(shape.standbys()), "client.id=" + VICTIM));
-    actuatorVictim = ForkedStage.start(dir.resolve("actuator-victim.log"), STARTUP,
-        forkArgs("actuator", kubeconfig.toString()));
+    actuatorVictim = ForkedStage.launch(dir.resolve("actuator-victim.log"), forkArgs("actuator", kubeconfig.toString()));
     // One Pipeline per instance, as one pod each; restarted in-process when they fail (an ingest
     // that loses the Lease stops, as its pod would exit and be restarted).
     for (StageSpec spec : specs) {
       instances.add(Pipeline.start(StageContext.inMemory(), RestartPolicy.IN_PROCESS, List.of(spec)));
     }
+    LOG.info("STEP in-JVM instances started");
+    topologyVictim.awaitReady(STARTUP);
+    actuatorVictim.awaitReady(STARTUP);
+    LOG.info("STEP forked instances ready");
     supervisor.scheduleWithFixedDelay(() -> instances.forEach(Pipeline::supervise), 1, 1, TimeUnit.SECONDS);
     await("every instance ready").atMost(STARTUP).pollInterval(Duration.ofMillis(500)).until(this::settled);
   }
@@ -161,11 +206,13 @@ final class ScaledPipeline implements AutoCloseable {
 
   /** The group timings, and the changelogs replicated as the topics are (as the CLI wires it). */
   private KafkaClientSettings topologyClients() {
-    return InternalTopics.replicatedAs(layout, groupClients());
+    Map<String, String> props = new HashMap<>(shape.timings().groups());
+    props.putAll(shape.timings().topology());
+    return InternalTopics.replicatedAs(layout, new KafkaClientSettings(kafka.bootstrapServers(), props));
   }
 
   private KafkaClientSettings groupClients() {
-    return new KafkaClientSettings(kafka.bootstrapServers(), GROUP_TIMINGS);
+    return new KafkaClientSettings(kafka.bootstrapServers(), shape.timings().groups());
   }
 
   /** SIGKILL of the forked topology instance. */
@@ -217,19 +264,19 @@ final class ScaledPipeline implements AutoCloseable {
     }
   }
 
-  /** The partition the producers' default partitioner puts {@code node}'s records in. */
-  static int partitionOf(String node) {
-    return Utils.toPositive(Utils.murmur2(node.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
+  /** The partition of {@code partitions} the producers' default partitioner puts {@code node}'s records in. */
+  static int partitionOf(String node, int partitions) {
+    return Utils.toPositive(Utils.murmur2(node.getBytes(StandardCharsets.UTF_8))) % partitions;
   }
 
   /** One node name per partition ({@code node-<i>}, the first that hashes there). */
-  static List<String> nodePerPartition() {
+  static List<String> nodePerPartition(int partitions) {
     Map<Integer, String> byPartition = new HashMap<>();
-    for (int i = 0; byPartition.size() < PARTITIONS; i++) {
-      byPartition.putIfAbsent(partitionOf("node-" + i), "node-" + i);
+    for (int i = 0; byPartition.size() < partitions; i++) {
+      byPartition.putIfAbsent(partitionOf("node-" + i, partitions), "node-" + i);
     }
     List<String> names = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
+    for (int p = 0; p < partitions; p++) {
       names.add(byPartition.get(p));
     }
     return names;

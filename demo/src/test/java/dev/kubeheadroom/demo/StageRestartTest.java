@@ -52,6 +52,10 @@ class StageRestartTest {
     assertThat(undisturbed).isEqualTo(PHASE_C);
   }
 
+  // On demand (-Pscale): in verify, ScaleOutFailoverTest's small run kills a topology instance and
+  // the survivor restores its partitions from the changelogs; topology's RealBrokerTopologyTest
+  // restarts one on its state directory.
+  @Tag("slow")
   @Test
   void restartingTheTopologyMidPhaseLosesNoDecision(@TempDir Path dir) {
     assertFinalLimitsEqualTheUndisturbedRun(dir, p -> {
@@ -90,6 +94,9 @@ class StageRestartTest {
     });
   }
 
+  // On demand (-Pscale): in verify, ScaleOutFailoverTest's small run loses one broker of three
+  // mid-stream; a whole-Kafka outage is ingest's KafkaOutageTest and topology's KafkaOutageTopologyTest.
+  @Tag("slow")
   @Test
   void restartingTheBrokerMidPhaseLosesNoDecision(@TempDir Path dir) {
     assertFinalLimitsEqualTheUndisturbedRun(dir, p -> {

@@ -328,7 +328,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
   /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}). */
   List<ObjectNode> stored(String collectionPath) {
-    return locked(lock.readLock(), () -> ((CrudStore) store).objects(collectionPath));
+    return locked(lock.readLock(), () -> Optional.ofNullable(index.inCollection(getKey(collectionPath)))
+        .map(CrudStore::byName).orElseGet(() -> ((CrudStore) store).objects(collectionPath)));
   }
 
   /** The stored object at a path, e.g. {@code /api/v1/namespaces/team-a}. */

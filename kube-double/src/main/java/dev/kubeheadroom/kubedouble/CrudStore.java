@@ -31,14 +31,21 @@ record CrudStore(Map<AttributeSet, String> map, Function<String, AttributeSet> k
   /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}), by name. */
   List<ObjectNode> objects(String collectionPath) {
     AttributeSet collection = query(collectionPath);
-    List<ObjectNode> out = new ArrayList<>();
+    List<String> found = new ArrayList<>();
     synchronized (map) {
       map.forEach((key, value) -> {
         if (key.matches(collection)) {
-          out.add(JsonResponses.read(value));
+          found.add(value);
         }
       });
     }
+    return byName(found);
+  }
+
+  /** Stored JSON values parsed, ordered by name (as a list answers). */
+  static List<ObjectNode> byName(List<String> values) {
+    List<ObjectNode> out = new ArrayList<>();
+    values.forEach(v -> out.add(JsonResponses.read(v)));
     out.sort(Comparator.comparing(o -> o.path("metadata").path("name").asText()));
     return out;
   }

@@ -1,11 +1,16 @@
 package dev.kubeheadroom.kubedouble;
 
 import static dev.kubeheadroom.kubedouble.TestPods.burstable;
+import static dev.kubeheadroom.kubedouble.TestPods.cpuLimitOnly;
+import static dev.kubeheadroom.kubedouble.TestPods.headroomApply;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.LimitRangeBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -96,5 +101,34 @@ class ObjectIndexTest {
     // then: the stock create finds the existing object through the index
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> create("a", "web", "blue"))
         .hasMessageContaining("409");
+  }
+
+  @Test
+  void aResizeSeesItsNamespacesLimitRangeAsItIsNowThroughCreateEditAndDelete() {
+    // given: the resize admission reads the namespace's LimitRanges from the collection index
+    create("a", "web", "red");
+    create("b", "web", "blue");
+    client.limitRanges().inNamespace("a").resource(new LimitRangeBuilder().withNewMetadata().withName("max")
+        .withNamespace("a").endMetadata().withNewSpec().addNewLimit().withType("Container")
+        .addToMax("cpu", new Quantity("2")).endLimit().endSpec().build()).create();
+
+    // then: it applies in a, not in b
+    assertThatThrownBy(() -> resize("a", "3")).hasMessageContaining("maximum cpu usage per Container is 2");
+    assertThat(resize("b", "3")).isEqualTo(new Quantity("3"));
+
+    // when: its max is raised, the next resize sees the new object
+    client.limitRanges().inNamespace("a").withName("max").edit(l -> new LimitRangeBuilder(l).editSpec()
+        .editFirstLimit().addToMax("cpu", new Quantity("4")).endLimit().endSpec().build());
+    assertThat(resize("a", "3")).isEqualTo(new Quantity("3"));
+    assertThatThrownBy(() -> resize("a", "5")).hasMessageContaining("maximum cpu usage per Container is 4");
+
+    // when: deleted, nothing limits the resize
+    client.limitRanges().inNamespace("a").withName("max").delete();
+    assertThat(resize("a", "5")).isEqualTo(new Quantity("5"));
+  }
+
+  private Quantity resize(String namespace, String cpuLimit) {
+    Pod body = new PodBuilder(cpuLimitOnly("web", "app", cpuLimit)).editMetadata().withNamespace(namespace).endMetadata().build();
+    return client.pods().inNamespace(namespace).resource(body).subresource("resize").patch(headroomApply()).getSpec().getContainers().get(0).getResources().getLimits().get("cpu");
   }
 }
