@@ -123,9 +123,9 @@ final class ScaledPipeline implements AutoCloseable {
   }
 
   /**
-   * Everything up, enforcing; returns once every instance is ready. {@code cluster} creates the
+   * Everything up, enforcing; returns once every instance is ready. {@code cluster} creates
    * Kubernetes objects there before any stage starts (ingest's first LIST carries them, as on a
-   * restart), so their first decisions overlap the stages' start-up.
+   * restart).
    */
   static ScaledPipeline start(Path dir, Shape shape, Consumer<ApiServerDouble> cluster) {
     long t0 = System.nanoTime();
