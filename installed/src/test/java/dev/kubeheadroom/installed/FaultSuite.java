@@ -213,8 +213,12 @@ final class FaultSuite implements AutoCloseable {
           InstalledTier.sleep(window);
           refuse.remove();
           long tries = cluster.api.requests().countSince(from, RequestMatcher.resizeOf(NS, name));
-          // the first try, then one per backoff at the shortest (its base less the fifth of jitter)
-          long allowed = 1 + window.toMillis() / (backoff.toMillis() * 4 / 5);
+          // the first try, then one after each backoff at its shortest (RefusalBackoff: the base
+          // doubling per refusal, less up to a fifth of jitter) that ends within the window
+          long allowed = 1;
+          for (long wait = backoff.toMillis() * 4 / 5, at = wait; at <= window.toMillis(); wait *= 2, at += wait) {
+            allowed++;
+          }
           List<String> problems = !tried ? List.of(name + ": never tried within " + human(REFUSAL_FIRST_TRY))
               : tries > allowed
               ? List.of(name + ": " + tries + " resizes in " + human(window) + ", more than " + allowed) : List.of();
