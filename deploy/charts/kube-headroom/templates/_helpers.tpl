@@ -139,7 +139,7 @@ One Headroom container and the pod-level fields around it. Takes a dict:
   lease      true: leader-elect on the ingest Lease
   state      true: runs the Streams topology (state dir, application id)
   webhook    true: serve the admission webhook
-  persistent true: a StatefulSet pod: state on its PVC, static membership by pod name
+  persistent true: a StatefulSet pod: state on its PVC (every topology pod is a static member by pod name)
 */}}
 {{- define "kube-headroom.podSpec" -}}
 {{- $root := .root -}}
@@ -186,9 +186,10 @@ containers:
       - --state-dir={{ include "kube-headroom.stateDir" $root }}
       - --application-id={{ include "kube-headroom.applicationId" $root }}
       - --num-standby-replicas={{ int $v.topology.standbyReplicas }}
-      {{- if .persistent }}
+      {{- /* static membership always: a container the kubelet restarts (a crash, the stall
+      watchdog's exit) keeps its pod name and takes its old member's place at once, instead of
+      waiting up to max.poll.interval.ms for a stuck or dead member (docs/reliability.md, finding 7) */}}
       - --group-instance-id=$(HEADROOM_POD_NAME)
-      {{- end }}
       {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}
       - --actuator-group-id={{ include "kube-headroom.actuatorGroupId" $root }}

@@ -1,8 +1,8 @@
 {{/*
 The topology as a StatefulSet (topology.statefulSet.enabled): each pod keeps its RocksDB state on
 its own PVC, so a restart or a rollout restores only what the changelog gained since, not all of
-it; and each joins the Streams group as a static member named after its stable pod name
-(--group-instance-id), so a restart within session.timeout.ms triggers no rebalance. Same dict
+it; and its static member's name (--group-instance-id, the pod name, as for every topology pod)
+survives a rollout too, so a restart within session.timeout.ms triggers no rebalance. Same dict
 as podSpec.
 */}}
 {{- define "kube-headroom.statefulSet" -}}

@@ -27,8 +27,8 @@ public final class TopologyOptions {
   int standbyReplicas;
 
   @Option(names = "--group-instance-id", paramLabel = "ID", defaultValue = "${env:HEADROOM_GROUP_INSTANCE_ID}",
-      description = "Static membership: this instance's stable group.instance.id (the chart gives a "
-          + "StatefulSet pod its name), so a restart within the session timeout moves no task. "
+      description = "Static membership: this instance's stable group.instance.id (the chart passes "
+          + "the pod's name), so a restarted container takes its old member's place at once. "
           + "Default: none (dynamic membership). Env: HEADROOM_GROUP_INSTANCE_ID.")
   String groupInstanceId;
 

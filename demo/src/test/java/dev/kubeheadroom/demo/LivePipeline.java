@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.actuator.ActuatorSettings;
-import dev.kubeheadroom.ingest.IngestMetrics;
 import dev.kubeheadroom.ingest.IngestSettings;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
@@ -135,11 +134,6 @@ final class LivePipeline implements AutoCloseable {
     kafkaPort = broker.port();
   }
 
-  void stopBroker() {
-    broker.close();
-    broker = null;
-  }
-
   private TopologySpec topologySpec() {
     TopologyListener counter = new TopologyListener() {
       @Override
@@ -210,11 +204,6 @@ final class LivePipeline implements AutoCloseable {
   /** Decisions the topology emitted so far (over restarts). */
   long decisions() {
     return decisions.get();
-  }
-
-  /** Records every ingest this harness started handed to its Kafka sink (acknowledged or not). */
-  double ingestPublished() {
-    return context.registry().find(IngestMetrics.PUBLISHED).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   /** {@code headroom_resizes_total{result}} summed over every actuator this harness started. */

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * The small run is in verify; the run at three topology instances and the figures' timings is
  * on demand ({@code -Pscale}).
  *
- * <p>Every node (16 cores, one per partition) goes through the phases of {@link StageRestartTest}:
+ * <p>Every node (16 cores, one per partition) goes through these phases:
  * A: a1, a2 (1 core each) → 8 cores each; B1 (the kills): + b1 (2 cores) → a 4, b1 8; B2 (the broker): + b2 (2 cores) →
  * a 2.67, b 5.33; C: b1 deleted → a 4, b2 8. Each phase's limits differ from the others' by more
  * than the deadband, so a lost decision shows in the limits.

@@ -21,13 +21,15 @@ class TopologyStatefulSetTest {
       "topology.statefulSet.storageClassName", "fast", "topology.standbyReplicas", "1");
 
   @Test
-  void byDefaultTheTopologyIsADeploymentWithoutStandbysOrStaticMembership() {
+  void byDefaultTheTopologyIsADeploymentWithoutStandbysButAStaticMemberNamedByItsPod() {
     Rendered rendered = Charts.operator();
 
     assertThat(rendered.all(StatefulSet.class)).isEmpty();
     Deployment topology = rendered.deployment("topology");
     assertThat(flag(topology, "--num-standby-replicas")).contains("0");
-    assertThat(flag(topology, "--group-instance-id")).isEmpty();
+    // a container restarted after a stall takes the stuck member's place at once
+    // (docs/reliability.md, finding 7); the kubelet keeps a pod's name across container restarts
+    assertThat(flag(topology, "--group-instance-id")).contains("$(HEADROOM_POD_NAME)");
     assertThat(topology.getSpec().getTemplate().getSpec().getVolumes())
         .anySatisfy(v -> assertThat(v.getName()).isEqualTo("state"));
   }
@@ -83,6 +85,10 @@ class TopologyStatefulSetTest {
     assertThat(rendered.all(StatefulSet.class)).isEmpty();
     assertThat(rendered.find(Service.class, "kube-headroom-topology")).isEmpty();
     assertThat(rendered.deployments()).hasSize(1);
+    // headroom run's topology is a static member by pod name too: a restarted container (run
+    // exits once a stage keeps failing) takes the old member's place at once
+    Container run = rendered.deployments().get(0).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(arg(run, "--group-instance-id")).contains("$(HEADROOM_POD_NAME)");
   }
 
   private static Optional<String> arg(Container container, String name) {

@@ -147,11 +147,20 @@ final class FaultSuite implements AutoCloseable {
     });
   }
 
-  /** kill -9 of the broker mid-stream, started again on its data at once. */
+  /** kill -9 of the broker mid-stream, started again on its data 3 s later. */
   FaultRow killBroker() {
-    return scenario("kill -9 broker", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+    return killBroker(Duration.ofSeconds(3), "kill -9 broker");
+  }
+
+  /**
+   * kill -9 of the broker mid-stream, started again on its data after {@code down}, while the
+   * stages run on and the tenants keep changing pods (ingest buffers them): the small suite's one
+   * broker row, an unclean stop and an outage at once.
+   */
+  FaultRow killBroker(Duration down, String label) {
+    return scenario(label, FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
       broker.kill9();
-      InstalledTier.sleep(Duration.ofSeconds(3));
+      InstalledTier.sleep(down);
       broker.restart();
       return w.healed(1, 0, Set.of());
     });
@@ -186,8 +195,9 @@ final class FaultSuite implements AutoCloseable {
   }
 
   /**
-   * Every resize of one pod refused 422 for {@code window} (a LimitRange or a validation the
-   * policy cannot see): its retries must back off (RefusalBackoff, at most 8 patches an hour).
+   * Every resize of one pod refused 422 (a LimitRange or a validation the policy cannot see) until
+   * {@code window} after its first try: its retries must back off (RefusalBackoff, at most 8
+   * patches an hour).
    */
   FaultRow persistentRefusal(Duration window) {
     String name = "r" + rows.size();
@@ -197,15 +207,37 @@ final class FaultSuite implements AutoCloseable {
               Fault.invalid("spec.containers[0].resources.limits: Invalid value: refused by the fault suite"));
           Instant from = Instant.now();
           cluster.pod(NS, name, "f1", "1");
+          // the window runs from the first refused try: before it (the debounce, and minutes at a
+          // high load) there is no backoff to check, and a row without a try would check nothing
+          boolean tried = awaitFirstResize(name, from);
           InstalledTier.sleep(window);
           refuse.remove();
           long tries = cluster.api.requests().countSince(from, RequestMatcher.resizeOf(NS, name));
-          // the first try, then one per backoff at the shortest (its base less the fifth of jitter)
-          long allowed = 1 + window.toMillis() / (backoff.toMillis() * 4 / 5);
-          List<String> problems = tries > allowed
+          // the first try, then one after each backoff at its shortest (RefusalBackoff: the base
+          // doubling per refusal, less up to a fifth of jitter) that ends within the window
+          long allowed = 1;
+          for (long wait = backoff.toMillis() * 4 / 5, at = wait; at <= window.toMillis(); wait *= 2, at += wait) {
+            allowed++;
+          }
+          List<String> problems = !tried ? List.of(name + ": never tried within " + human(REFUSAL_FIRST_TRY))
+              : tries > allowed
               ? List.of(name + ": " + tries + " resizes in " + human(window) + ", more than " + allowed) : List.of();
           return w.healed((int) tries, (int) tries, Set.of(NS + "/" + name)).withProblems(problems);
         });
+  }
+
+  /** How long the refusal row waits for the pod's first resize. */
+  private static final Duration REFUSAL_FIRST_TRY = Duration.ofMinutes(2);
+
+  private boolean awaitFirstResize(String pod, Instant since) {
+    Instant deadline = Instant.now().plus(REFUSAL_FIRST_TRY);
+    while (Instant.now().isBefore(deadline)) {
+      if (cluster.api.requests().countSince(since, RequestMatcher.resizeOf(NS, pod)) > 0) {
+        return true;
+      }
+      InstalledTier.sleep(Duration.ofMillis(200));
+    }
+    return false;
   }
 
   /**

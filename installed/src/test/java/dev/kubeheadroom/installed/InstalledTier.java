@@ -202,9 +202,12 @@ abstract class InstalledTier {
     String leaseName = installation.fullname() + "-ingest";
     Lease lease = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
     Duration leaseDuration = Duration.ofSeconds(lease.getSpec().getLeaseDurationSeconds());
-    Duration window = Duration.ofSeconds(Math.max(60, 3 * leaseDuration.toSeconds() + 5));
+    // three lease durations (45 s at the default 15 s): a holder that missed its renewals would
+    // have lost the Lease to the other replica within one; and over three times the status
+    // interval and the debounce
+    Duration window = leaseDuration.multipliedBy(3);
 
-    // when nothing changes in the cluster for the window (60 s, and at least 3 lease durations)
+    // when nothing changes in the cluster for the window
     Instant quietFrom = Instant.now();
     Set<String> holders = new LinkedHashSet<>();
     while (Instant.now().isBefore(quietFrom.plus(window))) {

@@ -48,6 +48,8 @@ import java.util.regex.Pattern;
  *   <li><b>Volumes</b>: a flag value under a volume mount path ({@code --state-dir},
  *       {@code --webhook-cert-dir}, {@code --metrics-cert-path}) moves to the same path under a
  *       per-pod temp directory, filled as the volume would be (a Secret's files, or empty).
+ *   <li><b>{@code $(VAR)} in args</b> expanded from the container's env, as the kubelet does
+ *       ({@link ArgExpansion}).
  *   <li><b>The environment</b> is the spec's alone (the test JVM's is not inherited), plus
  *       {@code HOME} pointing into the pod directory, so no {@code ~/.kube/config} of this machine
  *       can leak in.
@@ -106,14 +108,6 @@ final class PodPlanner {
       mounts.put(m.getMountPath(), local);
     }
 
-    List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", CLI_JAR.toString()));
-    if (container.getCommand() != null && !container.getCommand().isEmpty()) {
-      throw new IllegalStateException(podName + ": a container command replaces the entrypoint: " + container.getCommand());
-    }
-    for (String arg : container.getArgs()) {
-      command.add(substitute(arg, portMap, mounts));
-    }
-
     Map<String, String> env = new LinkedHashMap<>();
     env.put("HOME", directory(dir.resolve("home")).toString());
     if (container.getEnvFrom() != null && !container.getEnvFrom().isEmpty()) {
@@ -121,6 +115,14 @@ final class PodPlanner {
     }
     for (EnvVar var : container.getEnv()) {
       env.put(var.getName(), value(podName, var));
+    }
+
+    List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", CLI_JAR.toString()));
+    if (container.getCommand() != null && !container.getCommand().isEmpty()) {
+      throw new IllegalStateException(podName + ": a container command replaces the entrypoint: " + container.getCommand());
+    }
+    for (String arg : container.getArgs()) {
+      command.add(substitute(ArgExpansion.expand(arg, env), portMap, mounts));
     }
     String serviceAccount = spec.getServiceAccountName();
     if (!Boolean.FALSE.equals(spec.getAutomountServiceAccountToken())) {

@@ -34,10 +34,21 @@ import org.junit.jupiter.api.io.TempDir;
  * REBALANCING for 6 and 15 minutes; the stage must exit for the kubelet to start a new client).
  * The stall is played by a stream thread held inside a node's evaluation: no record processed, no
  * punctuation, the client still RUNNING, the broker answering.
+ *
+ * <p>Then the replacement, as the stage's restart makes it (split mode: the kubelet starts the
+ * container again; {@code headroom run}: the stage in process), must run at once although the
+ * stuck client is still a member of the group. With dynamic membership it cannot: its join puts
+ * the group into a rebalance that waits for the stuck member to rejoin until the rebalance timeout,
+ * {@code max.poll.interval.ms} (5 min), while the stuck member's heartbeat thread keeps it alive
+ * (finding 7's second half). With static membership ({@code group.instance.id}, the pod's name,
+ * which a restarted container keeps) the coordinator hands the stuck member's place to the
+ * replacement and fences the stuck one (KIP-345; GroupMetadataManager's classic-group join of a
+ * known static member, Kafka 4).
  */
 @WithKafka
 class StalledTopologyTest {
   @TempDir Path stateDir;
+  @TempDir Path replacementStateDir;
 
   @Test
   void aTopologyThatMakesNoProgressWhileKafkaAnswersReportsItselfFailedWithinItsBound(KafkaBroker kafka)
@@ -60,8 +71,9 @@ class StalledTopologyTest {
       }
     };
     Duration bound = Duration.ofSeconds(6);
+    // as the chart passes it: --group-instance-id=$(HEADROOM_POD_NAME)
     TopologyRunner.Options options = new TopologyRunner.Options(TestKafka.uniqueName("stall-app"),
-        new KafkaClientSettings(kafka.bootstrapServers(), Map.of()), stateDir);
+        new KafkaClientSettings(kafka.bootstrapServers(), Map.of()), stateDir, 0, "kube-headroom-topology-0");
     try (KafkaProducer<String, byte[]> producer = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(topics.config(), HeadroomKeys.CONFIG_NAME,
           JsonCodec.encode(TopologyHarness.enforcing())));
@@ -90,6 +102,27 @@ class StalledTopologyTest {
         Duration after = Duration.ofNanos(System.nanoTime() - stuckAt);
         assertThat(after).isGreaterThanOrEqualTo(bound.minusSeconds(2)).isLessThan(bound.plusSeconds(20));
         assertThat(runner.state()).isEqualTo(org.apache.kafka.streams.KafkaStreams.State.RUNNING);
+
+        // and its replacement, started while the stuck client still heartbeats, takes over the
+        // group at once and decides the node the stuck one never finished
+        CountDownLatch decided = new CountDownLatch(1);
+        long replacedAt = System.nanoTime();
+        // (its own state directory: the stuck client keeps its lock on this JVM's; a container
+        // restarted by the kubelet is a new JVM)
+        TopologyRunner.Options fresh = new TopologyRunner.Options(options.applicationId(), options.kafka(),
+            replacementStateDir, 0, options.groupInstanceId());
+        try (TopologyRunner replacement = TopologyRunner.start(fresh, TopologySettings.defaults(topics),
+            new TopologyListener() {
+              @Override
+              public void evaluated(String node, long nanos) {
+                decided.countDown();
+              }
+            }, Duration.ofMinutes(2))) {
+          assertThat(decided.await(40, TimeUnit.SECONDS))
+              .as("the replacement evaluated n1 (dynamic membership waits max.poll.interval.ms, 5 min)").isTrue();
+          System.out.printf("replacement evaluated n1 %d ms after it started%n",
+              Duration.ofNanos(System.nanoTime() - replacedAt).toMillis());
+        }
       } finally {
         release.countDown();
         runner.close();
