@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -247,7 +246,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
         at = lastAtParsed; // consecutive lines mostly share their time: parse it once
       } else {
         try {
-          at = OffsetDateTime.parse(text).toInstant();
+          at = WatchTime.parse(text);
         } catch (DateTimeParseException e) {
           return new Malformed(number, "bad time \"" + oneLine(text) + "\": not RFC 3339");
         }

@@ -15,8 +15,8 @@ import java.util.concurrent.BlockingQueue;
  * touched on the reading thread. {@link #close} stops the reader (a replay that ends early).
  */
 final class ReadAhead<T> implements Iterator<T>, AutoCloseable {
-  static final int BATCH = 256;
-  private static final int BATCHES = 8;
+  static final int BATCH = 64;
+  private static final int BATCHES = 4;
 
   /** A batch of items, the end, or the source's failure. */
   private sealed interface Chunk<T> {}
