@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,7 +32,7 @@ public final class CheckpointCodec {
   private CheckpointCodec() {}
 
   public static byte[] encode(NodeCheckpoint c) {
-    Writer w = new Writer();
+    VarintWriter w = new VarintWriter(1024);
     w.raw(VERSION).str(c.node()).instant(c.at());
     NodeSnapshot n = c.snapshot();
     w.bool(n != null);
@@ -52,10 +51,10 @@ public final class CheckpointCodec {
       }
       w.bool(cp.infeasibleSeen()).varLong(cp.refusals());
     }
-    return Arrays.copyOf(w.buf, w.len);
+    return w.toByteArray();
   }
 
-  private static void pod(Writer w, PodSnapshot p) {
+  private static void pod(VarintWriter w, PodSnapshot p) {
     w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
         .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
         .str(p.maxCpuInvalid()).bool(p.vpaControlsLimits());
@@ -176,72 +175,14 @@ public final class CheckpointCodec {
   }
 
   private static boolean bool(ByteBuffer in) {
-    return in.get() != 0;
+    return VarintReader.bool(in);
   }
 
   private static Instant instant(ByteBuffer in) {
-    long v = varLong(in);
-    return Instant.ofEpochSecond((v >>> 1) ^ -(v & 1), varLong(in));
+    return VarintReader.instant(in, "checkpoint");
   }
 
   private static long varLong(ByteBuffer in) {
-    long value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      byte b = in.get();
-      value |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
-        return value;
-      }
-    }
-    throw new SchemaException("checkpoint has a malformed number");
-  }
-
-  /** A growable buffer; numbers as unsigned varints (seconds zigzag-encoded: they may be negative). */
-  private static final class Writer {
-    byte[] buf = new byte[1024];
-    int len;
-
-    private void ensure(int more) {
-      if (len + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-      }
-    }
-
-    Writer raw(byte b) {
-      ensure(1);
-      buf[len++] = b;
-      return this;
-    }
-
-    Writer str(String s) {
-      if (s == null) {
-        return varLong(0);
-      }
-      byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      varLong(b.length + 1L);
-      ensure(b.length);
-      System.arraycopy(b, 0, buf, len, b.length);
-      len += b.length;
-      return this;
-    }
-
-    Writer bool(boolean b) {
-      return raw((byte) (b ? 1 : 0));
-    }
-
-    Writer instant(Instant t) {
-      long s = t.getEpochSecond();
-      return varLong((s << 1) ^ (s >> 63)).varLong(t.getNano());
-    }
-
-    Writer varLong(long v) {
-      ensure(10);
-      while ((v & ~0x7FL) != 0) {
-        buf[len++] = (byte) ((v & 0x7F) | 0x80);
-        v >>>= 7;
-      }
-      buf[len++] = (byte) v;
-      return this;
-    }
+    return VarintReader.varLong(in, "checkpoint");
   }
 }

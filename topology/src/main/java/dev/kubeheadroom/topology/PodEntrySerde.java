@@ -7,13 +7,14 @@ import dev.kubeheadroom.schemas.OwnerRef;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.schemas.VarintReader;
+import dev.kubeheadroom.schemas.VarintWriter;
 import dev.kubeheadroom.topology.booking.Pending;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +58,8 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     if (entry == null) {
       return null;
     }
-    Writer w = new Writer();
-    w.buf[w.len++] = VERSION;
+    VarintWriter w = new VarintWriter(256);
+    w.raw(VERSION);
     PodSnapshot p = entry.pod();
     w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
         .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
@@ -90,7 +91,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     w.bool(entry.infeasibleSeen());
     w.varLong(entry.refusals());
     w.str(p.gang());
-    return Arrays.copyOf(w.buf, w.len);
+    return w.toByteArray();
   }
 
   @Override
@@ -181,72 +182,15 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
   }
 
   private static boolean bool(ByteBuffer in) {
-    return in.get() != 0;
+    return VarintReader.bool(in);
   }
 
   private static Instant instant(ByteBuffer in) {
-    return Instant.ofEpochSecond(zigzag(varLong(in)), varLong(in));
+    return VarintReader.instant(in, "pod store value");
   }
 
   private static long varLong(ByteBuffer in) {
-    long value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      byte b = in.get();
-      value |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
-        return value;
-      }
-    }
-    throw new SchemaException("pod store value has a malformed number");
-  }
-
-  private static long zigzag(long v) {
-    return (v >>> 1) ^ -(v & 1);
-  }
-
-  /** A growable buffer; numbers as unsigned varints (every number here is non-negative but seconds). */
-  private static final class Writer {
-    byte[] buf = new byte[256];
-    int len;
-
-    private void ensure(int more) {
-      if (len + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-      }
-    }
-
-    Writer str(String s) {
-      if (s == null) {
-        return varLong(0);
-      }
-      byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      varLong(b.length + 1L);
-      ensure(b.length);
-      System.arraycopy(b, 0, buf, len, b.length);
-      len += b.length;
-      return this;
-    }
-
-    Writer bool(boolean b) {
-      ensure(1);
-      buf[len++] = (byte) (b ? 1 : 0);
-      return this;
-    }
-
-    Writer instant(Instant t) {
-      long s = t.getEpochSecond();
-      return varLong((s << 1) ^ (s >> 63)).varLong(t.getNano());
-    }
-
-    Writer varLong(long v) {
-      ensure(10);
-      while ((v & ~0x7FL) != 0) {
-        buf[len++] = (byte) ((v & 0x7F) | 0x80);
-        v >>>= 7;
-      }
-      buf[len++] = (byte) v;
-      return this;
-    }
+    return VarintReader.varLong(in, "pod store value");
   }
 
   @Override
