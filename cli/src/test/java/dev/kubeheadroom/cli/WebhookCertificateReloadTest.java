@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.GeneralSecurityException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -22,8 +21,6 @@ import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,9 +64,9 @@ class WebhookCertificateReloadTest {
   }
 
   /** The leaf certificate a fresh TLS connection to the webhook is given. */
-  private static X509Certificate served(int port) throws IOException, GeneralSecurityException {
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, new TrustManager[] {new AcceptAny()}, null);
+  private static X509Certificate served(int port) throws IOException {
+    // The test compares whatever certificate is served; the handshake need not trust it.
+    SSLContext context = HttpTls.trustingEveryone();
     try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
       socket.setSoTimeout(5_000);
       socket.startHandshake();
@@ -113,20 +110,6 @@ class WebhookCertificateReloadTest {
     private static String pem(String type, byte[] der) {
       Base64.Encoder base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
       return "-----BEGIN " + type + "-----\n" + base64.encodeToString(der) + "\n-----END " + type + "-----\n";
-    }
-  }
-
-  /** Reads whatever certificate is served; the test compares it, the handshake need not trust it. */
-  private static final class AcceptAny implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }
