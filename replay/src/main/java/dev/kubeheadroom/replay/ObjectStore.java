@@ -1,11 +1,12 @@
 package dev.kubeheadroom.replay;
 
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
@@ -17,10 +18,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A key-value store of live objects for {@link InlineTopology}: no serdes, no cache, no
  * changelog, because an inline run lives and dies in one process. Keys are strings, ordered as
  * Kafka orders their UTF-8 bytes for every key Headroom writes (names, uids, NUL separators).
+ *
+ * <p>Values are found by hash; the sorted key index serves scans and changes only when a key comes
+ * or goes, not when a value is rewritten, which most writes are (a pod's entry rewritten per
+ * event): ordered lookups on node-prefixed keys were a twentieth of a replay.
  */
 final class ObjectStore<V> implements KeyValueStore<String, V> {
   private final String name;
-  private final TreeMap<String, V> entries = new TreeMap<>();
+  private final Map<String, V> values = new HashMap<>();
+  private final TreeSet<String> keys = new TreeSet<>();
 
   ObjectStore(String name) {
     this.name = name;
@@ -29,15 +35,15 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
   @Override
   public void put(String key, V value) {
     if (value == null) {
-      entries.remove(key);
-    } else {
-      entries.put(key, value);
+      delete(key);
+    } else if (values.put(key, value) == null) {
+      keys.add(key);
     }
   }
 
   @Override
   public V putIfAbsent(String key, V value) {
-    V old = entries.get(key);
+    V old = values.get(key);
     if (old == null) {
       put(key, value);
     }
@@ -51,41 +57,45 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public V delete(String key) {
-    return entries.remove(key);
+    V old = values.remove(key);
+    if (old != null) {
+      keys.remove(key);
+    }
+    return old;
   }
 
   @Override
   public V get(String key) {
-    return entries.get(key);
+    return values.get(key);
   }
 
   @Override
   public KeyValueIterator<String, V> range(String from, String to) {
-    NavigableMap<String, V> view = entries;
+    NavigableSet<String> view = keys;
     if (from != null && to != null) {
-      view = from.compareTo(to) > 0 ? new TreeMap<>() : entries.subMap(from, true, to, true);
+      view = from.compareTo(to) > 0 ? new TreeSet<>() : keys.subSet(from, true, to, true);
     } else if (from != null) {
-      view = entries.tailMap(from, true);
+      view = keys.tailSet(from, true);
     } else if (to != null) {
-      view = entries.headMap(to, true);
+      view = keys.headSet(to, true);
     }
-    return iterator(view.entrySet().iterator(), null);
+    return iterator(view.iterator(), null);
   }
 
   @Override
   public KeyValueIterator<String, V> all() {
-    return iterator(entries.entrySet().iterator(), null);
+    return iterator(keys.iterator(), null);
   }
 
   @Override
   public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
     String p = prefix.toString();
-    return iterator(entries.tailMap(p, true).entrySet().iterator(), p);
+    return iterator(keys.tailSet(p, true).iterator(), p);
   }
 
   @Override
   public long approximateNumEntries() {
-    return entries.size();
+    return values.size();
   }
 
   @Override
@@ -100,7 +110,8 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public void close() {
-    entries.clear();
+    values.clear();
+    keys.clear();
   }
 
   @Override
@@ -113,17 +124,17 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
     return true;
   }
 
-  /** Iterates {@code it}, stopping at the first key without {@code prefix} (when given). */
-  private static <V> KeyValueIterator<String, V> iterator(Iterator<Map.Entry<String, V>> it, String prefix) {
+  /** Iterates the keys of {@code it} with their values, stopping at the first key without {@code prefix} (when given). */
+  private KeyValueIterator<String, V> iterator(Iterator<String> it, String prefix) {
     return new KeyValueIterator<>() {
-      private Map.Entry<String, V> next = advance();
+      private String next = advance();
 
-      private Map.Entry<String, V> advance() {
+      private String advance() {
         if (!it.hasNext()) {
           return null;
         }
-        Map.Entry<String, V> e = it.next();
-        return prefix == null || e.getKey().startsWith(prefix) ? e : null;
+        String key = it.next();
+        return prefix == null || key.startsWith(prefix) ? key : null;
       }
 
       @Override
@@ -136,7 +147,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
         if (next == null) {
           throw new NoSuchElementException();
         }
-        KeyValue<String, V> kv = KeyValue.pair(next.getKey(), next.getValue());
+        KeyValue<String, V> kv = KeyValue.pair(next, values.get(next));
         next = advance();
         return kv;
       }
@@ -146,7 +157,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
         if (next == null) {
           throw new NoSuchElementException();
         }
-        return next.getKey();
+        return next;
       }
 
       @Override
