@@ -190,12 +190,12 @@ public final class NodeDecider {
       NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now, ViewMemo memo) {
     Map<String, PodView> views = new LinkedHashMap<>();
-    Map<String, PodView> last = memo == null ? null : memo.last(booking, config);
+    ViewMemo.Cursor last = new ViewMemo.Cursor(memo == null ? null : memo.last(booking, config));
     Map<String, NamespaceInfo> nsCache = new HashMap<>();
     for (PodEntry entry : booking.pods().values()) {
       PodSnapshot pod = entry.pod();
-      PodView previous = last == null ? null : last.get(pod.uid());
-      if (ViewMemo.reusable(previous, entry)) {
+      PodView previous = last.reusable(entry);
+      if (previous != null) {
         views.put(pod.uid(), previous);
         continue;
       }

@@ -3,7 +3,9 @@ package dev.kubeheadroom.topology.booking;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.topology.booking.NodeDecider.PodView;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -49,9 +51,30 @@ public final class ViewMemo {
     nodes.put(booking.node(), new Views(booking.snapshot(), config, views));
   }
 
-  /** Whether {@code previous}, built for an entry, is what a rebuild for {@code entry} gives now. */
-  static boolean reusable(PodView previous, PodEntry entry) {
-    return previous != null && previous.entry() == entry && timeless(entry);
+  /**
+   * Walks the views of a node's last decision alongside its pods, both in uid order: a merge,
+   * not a hash lookup per pod (which cost as much as the rebuild it saved).
+   */
+  static final class Cursor {
+    private final Iterator<PodView> views;
+    private PodView at;
+
+    Cursor(Map<String, PodView> last) {
+      this.views = last == null ? Collections.emptyIterator() : last.values().iterator();
+      this.at = views.hasNext() ? views.next() : null;
+    }
+
+    /**
+     * The view last built for {@code entry} if a rebuild now would give the same, else null.
+     * Entries must come in uid order.
+     */
+    PodView reusable(PodEntry entry) {
+      String uid = entry.pod().uid();
+      while (at != null && at.entry() != entry && at.entry().pod().uid().compareTo(uid) < 0) {
+        at = views.hasNext() ? views.next() : null;
+      }
+      return at != null && at.entry() == entry && timeless(entry) ? at : null;
+    }
   }
 
   /**
