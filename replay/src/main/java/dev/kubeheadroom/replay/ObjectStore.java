@@ -1,12 +1,11 @@
 package dev.kubeheadroom.replay;
 
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
@@ -18,15 +17,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A key-value store of live objects for {@link InlineTopology}: no serdes, no cache, no
  * changelog, because an inline run lives and dies in one process. Keys are strings, ordered as
  * Kafka orders their UTF-8 bytes for every key Headroom writes (names, uids, NUL separators).
- *
- * <p>Values are found by hash; the sorted key index serves scans and changes only when a key comes
- * or goes, not when a value is rewritten, which most writes are (a pod's entry rewritten per
- * event): ordered lookups on node-prefixed keys were a twentieth of a replay.
  */
 final class ObjectStore<V> implements KeyValueStore<String, V> {
   private final String name;
-  private final Map<String, V> values = new HashMap<>();
-  private final TreeSet<String> keys = new TreeSet<>();
+  private final TreeMap<String, V> entries = new TreeMap<>();
 
   ObjectStore(String name) {
     this.name = name;
@@ -35,15 +29,15 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
   @Override
   public void put(String key, V value) {
     if (value == null) {
-      delete(key);
-    } else if (values.put(key, value) == null) {
-      keys.add(key);
+      entries.remove(key);
+    } else {
+      entries.put(key, value);
     }
   }
 
   @Override
   public V putIfAbsent(String key, V value) {
-    V old = values.get(key);
+    V old = entries.get(key);
     if (old == null) {
       put(key, value);
     }
@@ -57,45 +51,41 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public V delete(String key) {
-    V old = values.remove(key);
-    if (old != null) {
-      keys.remove(key);
-    }
-    return old;
+    return entries.remove(key);
   }
 
   @Override
   public V get(String key) {
-    return values.get(key);
+    return entries.get(key);
   }
 
   @Override
   public KeyValueIterator<String, V> range(String from, String to) {
-    NavigableSet<String> view = keys;
+    NavigableMap<String, V> view = entries;
     if (from != null && to != null) {
-      view = from.compareTo(to) > 0 ? new TreeSet<>() : keys.subSet(from, true, to, true);
+      view = from.compareTo(to) > 0 ? new TreeMap<>() : entries.subMap(from, true, to, true);
     } else if (from != null) {
-      view = keys.tailSet(from, true);
+      view = entries.tailMap(from, true);
     } else if (to != null) {
-      view = keys.headSet(to, true);
+      view = entries.headMap(to, true);
     }
-    return iterator(view.iterator(), null);
+    return iterator(view.entrySet().iterator(), null);
   }
 
   @Override
   public KeyValueIterator<String, V> all() {
-    return iterator(keys.iterator(), null);
+    return iterator(entries.entrySet().iterator(), null);
   }
 
   @Override
   public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
     String p = prefix.toString();
-    return iterator(keys.tailSet(p, true).iterator(), p);
+    return iterator(entries.tailMap(p, true).entrySet().iterator(), p);
   }
 
   @Override
   public long approximateNumEntries() {
-    return values.size();
+    return entries.size();
   }
 
   @Override
@@ -110,8 +100,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public void close() {
-    values.clear();
-    keys.clear();
+    entries.clear();
   }
 
   @Override
@@ -124,17 +113,17 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
     return true;
   }
 
-  /** Iterates the keys of {@code it} with their values, stopping at the first key without {@code prefix} (when given). */
-  private KeyValueIterator<String, V> iterator(Iterator<String> it, String prefix) {
+  /** Iterates {@code it}, stopping at the first key without {@code prefix} (when given). */
+  private static <V> KeyValueIterator<String, V> iterator(Iterator<Map.Entry<String, V>> it, String prefix) {
     return new KeyValueIterator<>() {
-      private String next = advance();
+      private Map.Entry<String, V> next = advance();
 
-      private String advance() {
+      private Map.Entry<String, V> advance() {
         if (!it.hasNext()) {
           return null;
         }
-        String key = it.next();
-        return prefix == null || key.startsWith(prefix) ? key : null;
+        Map.Entry<String, V> e = it.next();
+        return prefix == null || e.getKey().startsWith(prefix) ? e : null;
       }
 
       @Override
@@ -147,7 +136,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
         if (next == null) {
           throw new NoSuchElementException();
         }
-        KeyValue<String, V> kv = KeyValue.pair(next, values.get(next));
+        KeyValue<String, V> kv = KeyValue.pair(next.getKey(), next.getValue());
         next = advance();
         return kv;
       }
@@ -157,7 +146,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
         if (next == null) {
           throw new NoSuchElementException();
         }
-        return next;
+        return next.getKey();
       }
 
       @Override

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -45,47 +42,5 @@ class ObjectStoreTest {
     assertThat(store.putIfAbsent("d", 4)).isNull();
     assertThat(store.delete("d")).isEqualTo(4);
     assertThat(keys(store.all())).containsExactly("a", "c");
-  }
-
-  /** Hash lookups and the sorted key index agree with one sorted map under random writes. */
-  @Test
-  void scansAndLookupsMatchASortedMapUnderRandomWrites() {
-    Random rnd = new Random(7);
-    TreeMap<String, Integer> model = new TreeMap<>();
-    for (int i = 0; i < 20_000; i++) {
-      String key = "n" + rnd.nextInt(5) + "\0" + rnd.nextInt(40);
-      int op = rnd.nextInt(10);
-      if (op < 6) {
-        store.put(key, i);
-        model.put(key, i);
-      } else if (op < 8) {
-        store.put(key, null);
-        model.remove(key);
-      } else {
-        assertThat(store.delete(key)).isEqualTo(model.remove(key));
-      }
-      assertThat(store.get(key)).isEqualTo(model.get(key));
-      if (i % 500 == 0) {
-        String node = "n" + rnd.nextInt(5) + "\0";
-        assertThat(pairs(store.prefixScan(node, new StringSerializer())))
-            .containsExactlyElementsOf(pairs(model.subMap(node, node + Character.MAX_VALUE)));
-        assertThat(pairs(store.all())).containsExactlyElementsOf(pairs(model));
-      }
-    }
-    assertThat(store.approximateNumEntries()).isEqualTo(model.size());
-  }
-
-  private static List<String> pairs(KeyValueIterator<String, Integer> it) {
-    List<String> out = new ArrayList<>();
-    try (it) {
-      it.forEachRemaining(kv -> out.add(kv.key + "=" + kv.value));
-    }
-    return out;
-  }
-
-  private static List<String> pairs(Map<String, Integer> map) {
-    List<String> out = new ArrayList<>();
-    map.forEach((k, v) -> out.add(k + "=" + v));
-    return out;
   }
 }

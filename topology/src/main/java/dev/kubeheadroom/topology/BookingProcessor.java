@@ -15,7 +15,6 @@ import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.NodeDecider;
 import dev.kubeheadroom.topology.booking.RefusalBackoff;
 import dev.kubeheadroom.topology.booking.Step;
-import dev.kubeheadroom.topology.booking.ViewMemo;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -36,7 +35,6 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   private final GlobalVersion globals;
   private final TopologyListener listener;
   private final Debouncer debouncer = new Debouncer();
-  private final ViewMemo views = new ViewMemo();
   private ProcessorContext<String, Object> context;
   private BookingStore bookings;
   private GangLink gangs;
@@ -104,7 +102,6 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     if (record.value() instanceof NodeRemoved) {
       forwardReports(gangs.removed(node), record.timestamp());
       debouncer.forget(node);
-      views.forget(node);
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
@@ -166,7 +163,6 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     Instant now = Instant.ofEpochMilli(wallClockMs);
     long version = globals.get();
     ClusterConfig config = config(version);
-    views.sync(version);
     if (version != seenGlobals) {
       seenGlobals = version;
       // A restart or a config/namespace change: re-evaluate every clean node, spread over one
@@ -196,7 +192,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   private void decide(String node, ClusterConfig config, Instant now, long wallClockMs) {
     long started = System.nanoTime(); // duration metric only; never feeds a decision
     NodeBooking booking = bookings.load(node);
-    NodeDecider.Decided decided = NodeDecider.decide(booking, config, namespaces::get, gangs.ceilings(node), now, views);
+    NodeDecider.Decided decided = NodeDecider.decide(booking, config, namespaces::get, gangs.ceilings(node), now);
     Step step = decided.step();
     // Split before saving: a decision that cannot be sent must not be remembered as sent.
     List<NodeDecision> records = step.decision()

@@ -77,20 +77,6 @@ public final class NodeDecider {
       Function<String, NamespaceInfo> namespaces,
       Map<String, CeilingRatio> ceilings,
       Instant now) {
-    return decide(booking, config, namespaces, ceilings, now, null);
-  }
-
-  /**
-   * As above, reusing the views of the node's last decision from {@code memo} where they still
-   * hold ({@link ViewMemo}; null: none), and leaving this decision's views there.
-   */
-  public static Decided decide(
-      NodeBooking booking,
-      ClusterConfig config,
-      Function<String, NamespaceInfo> namespaces,
-      Map<String, CeilingRatio> ceilings,
-      Instant now,
-      ViewMemo memo) {
     if (booking.snapshot() == null) {
       // allocatable unknown until the node's snapshot arrives
       return new Decided(Step.unchanged(booking), null);
@@ -99,7 +85,7 @@ public final class NodeDecider {
     // at its next decision (docs/design/headroom-design.txt §11.4).
     NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
     PolicyConfig policyConfig = config.forPool(pool).toPolicyConfig();
-    Map<String, PodView> views = views(booking, config, namespaces, now, memo);
+    Map<String, PodView> views = views(booking, config, namespaces, now);
     List<PodInput> inputs = views.values().stream().map(PodView::input).toList();
     List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? tenants(views, namespaces) : null;
     NodeResult result = tenants == null
@@ -183,22 +169,10 @@ public final class NodeDecider {
   public static Map<String, PodView> views(
       NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now) {
-    return views(booking, config, namespaces, now, null);
-  }
-
-  private static Map<String, PodView> views(
-      NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
-      Instant now, ViewMemo memo) {
     Map<String, PodView> views = new LinkedHashMap<>();
-    ViewMemo.Cursor last = new ViewMemo.Cursor(memo == null ? null : memo.last(booking, config));
     Map<String, NamespaceInfo> nsCache = new HashMap<>();
     for (PodEntry entry : booking.pods().values()) {
       PodSnapshot pod = entry.pod();
-      PodView previous = last.reusable(entry);
-      if (previous != null) {
-        views.put(pod.uid(), previous);
-        continue;
-      }
       NamespaceInfo ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
       Ineligibility whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
       Pending pending = usablePending(entry, config, now);
@@ -214,9 +188,6 @@ public final class NodeDecider {
           ContainerInput.podCurrentLimitMilli(containers), whyNot == null,
           userCap(pod, ns, containers));
       views.put(pod.uid(), new PodView(entry, input, containers, whyNot));
-    }
-    if (memo != null) {
-      memo.remember(booking, config, views);
     }
     return views;
   }
