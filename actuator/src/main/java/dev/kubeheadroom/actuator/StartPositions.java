@@ -3,9 +3,11 @@ package dev.kubeheadroom.actuator;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,12 +29,13 @@ final class StartPositions {
       return;
     }
     Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
-    assigned.forEach(tp -> start.put(tp, new OffsetAndMetadata(consumer.position(tp))));
     try {
+      assigned.forEach(tp -> start.put(tp, new OffsetAndMetadata(consumer.position(tp))));
       consumer.commitSync(start);
-    } catch (RuntimeException e) {
-      // as before this commit existed: the next owner would resolve "latest" itself
-      LOG.warn("Could not commit the start positions {}: {}", start, e.getMessage());
+    } catch (RetriableException | CommitFailedException e) {
+      // a timeout must not kill the stage from a rebalance callback: as before this commit
+      // existed, the next poll (or the next owner) resolves the position itself
+      LOG.warn("Could not commit the start positions of {}: {}", assigned, e.getMessage());
     }
   }
 }
