@@ -388,7 +388,7 @@ public final class Actuator implements AutoCloseable {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
       LOG.info("Assigned decisions partitions {}", partitions);
-      partitions.forEach(consumer::position); // a new group's "latest" is fixed now, before ready
+      StartPositions.commit(consumer, partitions); // a new group's "latest" is fixed now, before ready
       ready = true; // (also after an empty assignment: a spare replica is ready too)
     }
 

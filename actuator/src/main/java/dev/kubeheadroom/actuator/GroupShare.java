@@ -8,6 +8,7 @@ import java.util.function.IntSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ final class GroupShare implements ConsumerRebalanceListener {
   private final RateBudget budget;
   private final IntSupplier topicPartitions;
   private final Set<TopicPartition> owned = new HashSet<>();
+  /** The partition count last read; 0 until one read succeeds. */
+  private int knownPartitions;
 
   /** {@code topicPartitions}: the decisions topic's partition count now (the consumer's metadata). */
   GroupShare(ConsumerRebalanceListener inner, RateBudget budget, IntSupplier topicPartitions) {
@@ -38,12 +41,33 @@ final class GroupShare implements ConsumerRebalanceListener {
 
   /** Subscribes {@code consumer} to {@code topic}, keeping {@code budget}'s share up to date. */
   static void subscribe(Consumer<?, ?> consumer, String topic, ConsumerRebalanceListener inner, RateBudget budget) {
-    consumer.subscribe(List.of(topic), new GroupShare(inner, budget, () -> consumer.partitionsFor(topic).size()));
+    consumer.subscribe(List.of(topic), new GroupShare(inner, budget, () -> {
+      List<?> partitions = consumer.partitionsFor(topic);
+      return partitions == null ? 0 : partitions.size();
+    }));
   }
 
   /** The share for {@code owned} of {@code total} partitions; all of it while the count is unknown. */
   static double of(int owned, int total) {
     return total <= 0 ? 1.0 : Math.min(1.0, (double) owned / total);
+  }
+
+  /**
+   * The partition count now, or the last one read when the lookup fails transiently: a metadata
+   * fetch timing out while a broker restarts must not kill the stage from inside a rebalance
+   * (it did: #12's restart test), and the count changes only when partitions are added.
+   */
+  private int partitions() {
+    try {
+      int now = topicPartitions.getAsInt();
+      if (now > 0) {
+        knownPartitions = now;
+      }
+    } catch (RetriableException e) {
+      LOG.warn("Could not read the decisions topic's partition count ({}); using the last one read, {}",
+          e.getMessage(), knownPartitions);
+    }
+    return knownPartitions;
   }
 
   @Override
@@ -68,7 +92,12 @@ final class GroupShare implements ConsumerRebalanceListener {
   }
 
   private void update() {
-    int total = topicPartitions.getAsInt();
+    int total = partitions();
+    if (total <= 0) {
+      // never read: keep the share we have (the next rebalance tries again) rather than take all
+      LOG.warn("Client QPS share kept at {}: the decisions topic's partition count is unknown", budget.share());
+      return;
+    }
     double share = of(owned.size(), total);
     if (share != budget.share()) {
       LOG.info("Client QPS share {}/{} of the decisions partitions: {}", owned.size(), total, share);

@@ -72,10 +72,9 @@ final class RateBudget {
     long now = nanoTicker.getAsLong();
     Bucket bucket = nodeBucket(node, now).refilled(now);
     Bucket g = global.refilled(now);
-    double cost = globalCost(requests);
-    boolean granted = bucket.has(1) && g.perSecond > 0 && g.has(cost);
+    boolean granted = bucket.has(1) && g.perSecond > 0 && g.has(globalWait(requests));
     nodes.put(node, granted ? bucket.take(1) : bucket);
-    global = granted ? g.take(cost) : g;
+    global = granted ? g.take(Math.max(requests, 1)) : g;
     return granted;
   }
 
@@ -83,7 +82,7 @@ final class RateBudget {
   long nanosUntilAvailable(String node, int requests) {
     long now = nanoTicker.getAsLong();
     Bucket bucket = nodeBucket(node, now).refilled(now);
-    return Math.max(bucket.nanosUntil(1), global.refilled(now).nanosUntil(globalCost(requests)));
+    return Math.max(bucket.nanosUntil(1), global.refilled(now).nanosUntil(globalWait(requests)));
   }
 
   /** Drops node buckets that are full again (an idle node costs no memory). */
@@ -96,8 +95,13 @@ final class RateBudget {
     return nodes.size();
   }
 
-  /** A try costing more than the whole burst could never run: it waits for a full bucket. */
-  private double globalCost(int requests) {
+  /**
+   * The tokens a try of {@code requests} waits for. One costing more than the whole burst (a
+   * replica's share of a small {@code clientBurst}) could never run: it waits for a full bucket,
+   * then still pays every request, leaving the bucket in debt, so the rate holds whatever the
+   * burst. (Charging only the capacity let two replicas of a 4-request burst send 2x clientQPS.)
+   */
+  private double globalWait(int requests) {
     return Math.min(Math.max(requests, 1), global.capacity);
   }
 

@@ -6,8 +6,10 @@ import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class GroupShareTest {
@@ -37,6 +39,46 @@ class GroupShareTest {
     assertThat(GroupShare.of(0, 0)).isEqualTo(1.0);
     assertThat(GroupShare.of(4, 4)).isEqualTo(1.0);
     assertThat(GroupShare.of(1, 4)).isEqualTo(0.25);
+  }
+
+  // #12: a metadata fetch timing out while a broker restarted escaped onPartitionsRevoked and the
+  // actuator exited. The count changes only when partitions are added: the last one read serves.
+  @Test
+  void aMetadataTimeoutInARebalanceKeepsTheLastPartitionCount() {
+    AtomicBoolean brokerDown = new AtomicBoolean();
+    GroupShare flaky = new GroupShare(new Recording(), budget, () -> {
+      if (brokerDown.get()) {
+        throw new TimeoutException("Timeout expired while fetching topic metadata");
+      }
+      return 6;
+    });
+    flaky.onPartitionsAssigned(partitions(0, 1, 2));
+    assertThat(budget.share()).isEqualTo(3.0 / 6);
+
+    brokerDown.set(true);
+    flaky.onPartitionsRevoked(partitions(0)); // no exception
+    assertThat(budget.share()).isEqualTo(2.0 / 6);
+    flaky.onPartitionsAssigned(partitions(3, 4));
+    assertThat(budget.share()).isEqualTo(4.0 / 6);
+    assertThat(calls).containsExactly("assigned 3", "revoked 1", "assigned 2");
+  }
+
+  @Test
+  void aCountNeverReadKeepsTheShareUntilARebalanceReadsIt() {
+    AtomicBoolean brokerDown = new AtomicBoolean(true);
+    GroupShare flaky = new GroupShare(new Recording(), budget, () -> {
+      if (brokerDown.get()) {
+        throw new TimeoutException("Timeout expired while fetching topic metadata");
+      }
+      return 6;
+    });
+    budget.share(0.5);
+    flaky.onPartitionsAssigned(partitions(0));
+    assertThat(budget.share()).isEqualTo(0.5);
+
+    brokerDown.set(false);
+    flaky.onPartitionsAssigned(partitions(1));
+    assertThat(budget.share()).isEqualTo(2.0 / 6);
   }
 
   private static List<TopicPartition> partitions(int... numbers) {

@@ -133,4 +133,25 @@ class RateBudgetTest {
     assertThat(budget.tryAcquire("n3", 1)).isFalse();
     assertThat(budget.nanosUntilAvailable("n3", 1)).isEqualTo(Duration.ofMillis(100).toNanos());
   }
+
+  // A replica's share of a small burst can be smaller than one try: it waits for a full bucket,
+  // then pays the whole try (charging only the capacity sent requests/capacity times the rate).
+  @Test
+  void aTryCostingMoreThanTheSharedBurstStillPaysEveryRequest() {
+    // given half of 8 requests/s, burst 4: 4/s and a bucket of 2; a live patch costs 4
+    RateBudget budget = new RateBudget(new RateLimits(1000, 8, 4), now::get);
+    budget.share(0.5);
+    int requests = 0;
+    for (int tick = 0; tick < 10_000; tick++) { // 10 s in 1 ms steps, always trying
+      requests += budget.tryAcquire("n" + tick, 4) ? 4 : 0;
+      advance(Duration.ofMillis(1));
+    }
+    // then 10 s at 4/s, plus the one try a full bucket lets through
+    assertThat(requests).isBetween(40, 44);
+    // and after a try the bucket is in debt: the next waits for the debt and a full bucket
+    RateBudget fresh = new RateBudget(new RateLimits(1000, 8, 4), now::get);
+    fresh.share(0.5);
+    assertThat(fresh.tryAcquire("n1", 4)).isTrue();
+    assertThat(fresh.nanosUntilAvailable("n2", 4)).isEqualTo(Duration.ofSeconds(1).toNanos());
+  }
 }

@@ -3,6 +3,7 @@ package dev.kubeheadroom.demo;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.actuator.ActuatorSettings;
+import dev.kubeheadroom.ingest.IngestMetrics;
 import dev.kubeheadroom.ingest.IngestSettings;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaCluster;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
@@ -23,6 +24,8 @@ import dev.kubeheadroom.topology.InternalTopics;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,6 +111,7 @@ final class ScaledPipeline implements AutoCloseable {
   private final Path dir;
   private final Shape shape;
   private final List<Pipeline> instances = new ArrayList<>();
+  private final List<MeterRegistry> ingestMeters = new ArrayList<>();
   private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor();
   private boolean settledOnce;
   private ForkedStage topologyVictim;
@@ -174,7 +178,11 @@ final class ScaledPipeline implements AutoCloseable {
     // One Pipeline per instance, as one pod each; restarted in-process when they fail (an ingest
     // that loses the Lease stops, as its pod would exit and be restarted).
     for (StageSpec spec : specs) {
-      instances.add(Pipeline.start(StageContext.inMemory(), RestartPolicy.IN_PROCESS, List.of(spec)));
+      StageContext context = StageContext.inMemory();
+      if (spec instanceof IngestSpec) {
+        ingestMeters.add(context.registry());
+      }
+      instances.add(Pipeline.start(context, RestartPolicy.IN_PROCESS, List.of(spec)));
     }
     LOG.info("STEP in-JVM instances started");
     topologyVictim.awaitReady(STARTUP);
@@ -223,6 +231,12 @@ final class ScaledPipeline implements AutoCloseable {
   /** SIGKILL of the forked actuator. */
   void killActuator() {
     actuatorVictim.kill9();
+  }
+
+  /** Per ingest instance, in start order: the records it published ({@code headroom.ingest.published}, all kinds). */
+  List<Double> ingestPublished() {
+    return ingestMeters.stream().map(r -> r.find(IngestMetrics.PUBLISHED).counters().stream()
+        .mapToDouble(Counter::count).sum()).toList();
   }
 
   // --- what the groups look like --------------------------------------------------------------
