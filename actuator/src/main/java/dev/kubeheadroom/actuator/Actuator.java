@@ -209,18 +209,14 @@ public final class Actuator implements AutoCloseable {
     }
   }
 
-  /** Poll at once when work is ready, else until the next retry or a token is due. */
+  /** Poll at once when work is ready, else until the next retry or a token is due (none before the global bucket's floor). */
   private Duration pollTimeout() {
     long now = ticker.getAsLong();
-    long wait = IDLE_POLL.toNanos();
-    for (PodWork work : coalescer.ready(now)) {
-      wait = Math.min(wait, budget.nanosUntilAvailable(work.node(), cost(governed(work))));
-    }
-    long nextRetry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
-    if (nextRetry != Long.MAX_VALUE) {
-      wait = Math.min(wait, nextRetry - now);
-    }
-    return Duration.ofNanos(Math.max(0, wait));
+    long floor = budget.nanosUntilGlobal(config.current().dryRun() || coalescer.anyDryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS);
+    long wait = coalescer.leastReady(now, IDLE_POLL.toNanos(), floor,
+        work -> budget.nanosUntilAvailable(work.node(), cost(governed(work))));
+    long retry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
+    return Duration.ofNanos(Math.max(0, retry == Long.MAX_VALUE ? wait : Math.min(wait, retry - now)));
   }
 
   private void take(Iterable<ConsumerRecord<String, byte[]>> records) {
@@ -249,26 +245,27 @@ public final class Actuator implements AutoCloseable {
         record.key(), reason, value, clock.instant()));
   }
 
-  /** Tries every ready change whose node has a token (a refused one needs none), then flushes and releases them. */
+  /** Tries ready changes whose node has a token (a refusal needs none) until the global bucket is spent; flushes, releases. */
   private void round() {
     long started = ticker.getAsLong();
     List<PodWork> handled = new ArrayList<>();
-    for (PodWork queued : coalescer.ready(started)) {
+    coalescer.visitReady(started, queued -> {
       if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
-        break;
+        return false;
       }
       PodWork work = governed(queued);
       Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, config.current(),
           config.namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
       if (rejection.isEmpty() && !budget.tryAcquire(work.node(), cost(work))) {
-        continue; // this node waits for its bucket; the others go on
+        return budget.nanosUntilGlobal(cost(work)) == 0; // this node waits for its bucket; the others go on
       }
       try (var pod = PodLogContext.of(work.change().namespace(), work.change().name())) {
         if (tryOnce(queued, work, rejection)) {
           handled.add(queued);
         }
       }
-    }
+      return true;
+    });
     if (!handled.isEmpty()) {
       publisher.flush();
       handled.forEach(coalescer::handled);

@@ -4,13 +4,16 @@ import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -24,8 +27,21 @@ import org.apache.kafka.common.TopicPartition;
  * re-reads every change that has no outcome yet, and nothing before it.
  */
 final class Coalescer {
-  /** Newest change per pod uid, in arrival order of the pods' first pending change. */
-  private final Map<String, PodWork> pending = new LinkedHashMap<>();
+  /** Newest change per pod uid. */
+  private final Map<String, PodWork> pending = new HashMap<>();
+
+  /** Ready changes read at a time by {@link #visitReady}: a round usually stops within the first. */
+  private static final int CHUNK = 64;
+
+  /*
+   * The same changes indexed so that a round reads only what it returns (a backlog of tens of
+   * thousands waiting for tokens used to be rescanned whole on every round): those with no retry
+   * time by arrival seq (always ready), those waiting for a retry by (not-before, seq).
+   */
+  private final TreeMap<Long, PodWork> fresh = new TreeMap<>();
+  private final TreeSet<PodWork> retrying = new TreeSet<>(
+      Comparator.comparingLong(PodWork::notBeforeNanos).thenComparingLong(PodWork::seq));
+  private int dryRun;
 
   private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
   private long seq;
@@ -47,11 +63,11 @@ final class Coalescer {
     int count = 0;
     for (PodChange change : decision.changes()) {
       PodWork work = PodWork.of(++seq, decision, change, source, offset);
-      PodWork superseded = pending.remove(change.uid());
+      PodWork superseded = remove(change.uid());
       if (superseded != null) {
         release(superseded);
       }
-      pending.put(change.uid(), work);
+      put(work);
       count++;
     }
     if (count > 0) {
@@ -64,42 +80,104 @@ final class Coalescer {
     seen(source, offset);
   }
 
-  /** The changes that may be tried at {@code nowNanos}, oldest first. */
+  /** The changes that may be tried at {@code nowNanos}, in arrival order (seq). */
   List<PodWork> ready(long nowNanos) {
-    List<PodWork> out = new ArrayList<>();
-    for (PodWork work : pending.values()) {
-      if (work.notBeforeNanos() <= nowNanos) {
-        out.add(work);
+    return ready(nowNanos, Long.MIN_VALUE, Integer.MAX_VALUE);
+  }
+
+  /**
+   * At most {@code max} of the changes that may be tried at {@code nowNanos} and arrived after
+   * {@code afterSeq}, in arrival order: a caller that stops when its budget is spent reads only
+   * what it tries. Costs the retried changes ready now (sorted) plus what it returns.
+   */
+  List<PodWork> ready(long nowNanos, long afterSeq, int max) {
+    List<PodWork> retried = new ArrayList<>();
+    for (PodWork work : retrying) {
+      if (work.notBeforeNanos() > nowNanos) {
+        break;
+      }
+      if (work.seq() > afterSeq) {
+        retried.add(work);
+      }
+    }
+    retried.sort(Comparator.comparingLong(PodWork::seq));
+    List<PodWork> out = new ArrayList<>(Math.min(max, fresh.size() + retried.size()));
+    Iterator<PodWork> a = fresh.tailMap(afterSeq, false).values().iterator();
+    Iterator<PodWork> b = retried.iterator();
+    PodWork x = a.hasNext() ? a.next() : null;
+    PodWork y = b.hasNext() ? b.next() : null;
+    while (out.size() < max && (x != null || y != null)) {
+      if (y == null || (x != null && x.seq() < y.seq())) {
+        out.add(x);
+        x = a.hasNext() ? a.next() : null;
+      } else {
+        out.add(y);
+        y = b.hasNext() ? b.next() : null;
       }
     }
     return out;
   }
 
-  /** When the earliest change waiting for a retry becomes ready; empty when none waits. */
+  /**
+   * Visits the changes ready at {@code nowNanos} in arrival order until {@code visit} returns
+   * false, reading the backlog a chunk at a time; the visitor may hand changes back ({@link
+   * #handled}, {@link #retryLater}): a change is visited once.
+   */
+  void visitReady(long nowNanos, Predicate<PodWork> visit) {
+    long after = Long.MIN_VALUE;
+    for (List<PodWork> chunk; !(chunk = ready(nowNanos, after, CHUNK)).isEmpty(); ) {
+      for (PodWork work : chunk) {
+        after = work.seq();
+        if (!visit.test(work)) {
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * The least of {@code ceiling} and {@code wait} over the changes ready at {@code nowNanos},
+   * reading no further once it reaches {@code floor} (a bound the caller knows none is below).
+   */
+  long leastReady(long nowNanos, long ceiling, long floor, ToLongFunction<PodWork> wait) {
+    long[] least = {ceiling};
+    visitReady(nowNanos, work -> {
+      least[0] = Math.min(least[0], wait.applyAsLong(work));
+      return least[0] > floor;
+    });
+    return least[0];
+  }
+
+  /** When the earliest change waiting for a retry becomes ready (already past: it is ready); empty when none waits. */
   OptionalLong nextRetryNanos() {
-    return pending.values().stream().mapToLong(PodWork::notBeforeNanos)
-        .filter(t -> t != Long.MIN_VALUE).min();
+    return retrying.isEmpty() ? OptionalLong.empty() : OptionalLong.of(retrying.first().notBeforeNanos());
+  }
+
+  /** Whether some pending change was decided under dry-run (it costs fewer requests than a resize). */
+  boolean anyDryRun() {
+    return dryRun > 0;
   }
 
   /** The change produced its outcome. A change superseded meanwhile was already released. */
   void handled(PodWork work) {
-    if (pending.remove(work.uid(), work)) {
+    if (work.equals(pending.get(work.uid()))) {
+      remove(work.uid());
       release(work);
     }
   }
 
   /** The change is tried again after {@code notBeforeNanos}, unless something newer replaced it. */
   void retryLater(PodWork work, long notBeforeNanos) {
-    pending.replace(work.uid(), work, work.retriedAfter(notBeforeNanos));
+    if (work.equals(pending.get(work.uid()))) {
+      remove(work.uid());
+      put(work.retriedAfter(notBeforeNanos));
+    }
   }
 
   /** Forgets partitions this consumer no longer owns; their pending changes go to the new owner. */
   void revoke(Collection<TopicPartition> revoked) {
-    for (Iterator<PodWork> it = pending.values().iterator(); it.hasNext(); ) {
-      if (revoked.contains(it.next().source())) {
-        it.remove();
-      }
-    }
+    List<String> gone = pending.values().stream().filter(w -> revoked.contains(w.source())).map(PodWork::uid).toList();
+    gone.forEach(this::remove);
     revoked.forEach(partitions::remove);
   }
 
@@ -140,6 +218,29 @@ final class Coalescer {
     });
     state.next = Math.max(state.next, offset + 1);
     return state;
+  }
+
+  private void put(PodWork work) {
+    pending.put(work.uid(), work);
+    if (work.notBeforeNanos() == Long.MIN_VALUE) {
+      fresh.put(work.seq(), work);
+    } else {
+      retrying.add(work);
+    }
+    dryRun += work.dryRun() ? 1 : 0;
+  }
+
+  private PodWork remove(String uid) {
+    PodWork work = pending.remove(uid);
+    if (work != null) {
+      if (work.notBeforeNanos() == Long.MIN_VALUE) {
+        fresh.remove(work.seq());
+      } else {
+        retrying.remove(work);
+      }
+      dryRun -= work.dryRun() ? 1 : 0;
+    }
+    return work;
   }
 
   private void release(PodWork work) {

@@ -85,6 +85,11 @@ final class RateBudget {
     return Math.max(bucket.nanosUntil(1), global.refilled(now).nanosUntil(globalWait(requests)));
   }
 
+  /** Nanoseconds until the global bucket alone could pay {@code requests} (0: now): no node can be tried sooner. */
+  long nanosUntilGlobal(int requests) {
+    return global.refilled(nanoTicker.getAsLong()).nanosUntil(globalCost(requests));
+  }
+
   /** Drops node buckets that are full again (an idle node costs no memory). */
   void forgetIdleNodes() {
     long now = nanoTicker.getAsLong();

@@ -39,8 +39,9 @@ import org.apache.kafka.clients.admin.Admin;
  *       store and the broker are in it too, so the live heap before ingest starts is printed);
  *   <li>the time until every node has been evaluated once by the topology, and what that cost
  *       in decisions and resizes;
- *   <li>the HeadroomConfig's {@code maxMultiplier} 10 → 4: the time until the resizes stop, how
- *       many, the API write rate, and how many managed pods are still above 4 × request;
+ *   <li>the initial sync's resizes until none for {@code --quiet-s}, per pod ({@link ResizeLog});
+ *   <li>the HeadroomConfig's {@code maxMultiplier} 10 → 4: the time until every managed pod is at
+ *       its new limit ({@link PolicyCheck}), the resizes, the API write rate, the refusals;
  *   <li>for each {@code --failover-standbys} value: two fresh instances with that many standby
  *       replicas, pods created at {@code --churn} per second on random nodes, one instance
  *       crashed ({@link TopologyInstances#crash}; {@code --failover stop}: a clean leave), and
@@ -55,9 +56,11 @@ import org.apache.kafka.clients.admin.Admin;
  * Other options: {@code --partitions} (12), {@code --request-scale} (0.1), {@code --seed-threads}
  * (4), {@code --churn} (5), {@code --failover} ({@code crash}|{@code stop}), {@code
  * --failover-standbys} ({@code 0,1}; {@code none} skips), {@code --session-timeout-ms} (the
- * Streams default when absent), {@code --config-timeout-s} (1800), {@code --skip-config}, {@code
- * --quiet-s} (20: no resize this long ends the config change), {@code --warm-s} (30: churn before
- * the kill).
+ * Streams default when absent), {@code --initial-quiet-timeout-s} (600: the longest wait for the
+ * initial sync's resizes to stop, {@code --quiet-s} 20 without one, before the config change),
+ * {@code --config-timeout-s} (1800: the config change ends earlier when every managed pod is at
+ * its new limit), {@code --stall-s} (300: or when no resize has come this long), {@code
+ * --skip-config}, {@code --warm-s} (30: churn before the kill).
  */
 public final class DesignPointBench {
   private DesignPointBench() {}
@@ -113,16 +116,21 @@ public final class DesignPointBench {
         topology.start("b0", firstStandbys);
         topology.awaitRunning(Duration.ofMinutes(2));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (Pipeline actuator = Pipeline.start(StageContext.inMemory(), List.of(new ActuatorSpec(
+        SimpleMeterRegistry actuatorMetrics = new SimpleMeterRegistry();
+        try (Pipeline actuator = Pipeline.start(StageContext.of(actuatorMetrics), List.of(new ActuatorSpec(
             ActuatorSettings.builder(client, topics).instance("bench").build(), api.config())))) {
           actuator.awaitReady(Duration.ofMinutes(2));
           long live = HeapPeak.liveNow();
           out.line("stages up: topology x2, actuator; live heap before ingest %d MB", live >> 20);
           InitialSync sync = new InitialSync(api, topology, cluster, out);
+          java.time.Instant syncStart = java.time.Instant.now();
           try (Pipeline ingest = sync.start(client, topics, registry)) {
             sync.measure(registry, nodes);
             if (!a.containsKey("skip-config")) {
-              new ConfigChange(api, cluster, Duration.ofSeconds(Long.parseLong(a.getOrDefault("quiet-s", "20"))), out).run(Duration.ofSeconds(Long.parseLong(a.getOrDefault("config-timeout-s", "1800"))));
+              ConfigChange change = new ConfigChange(api, cluster, seconds(a, "quiet-s", 20), seconds(a, "stall-s", 300),
+                  actuatorMetrics, out);
+              change.awaitInitialSync(syncStart, seconds(a, "initial-quiet-timeout-s", 600));
+              change.run(seconds(a, "config-timeout-s", 1800));
             }
             Failover failover = new Failover(api, cluster, topology, partitions,
                 Duration.ofSeconds(Long.parseLong(a.getOrDefault("warm-s", "30"))), out);
@@ -138,6 +146,10 @@ public final class DesignPointBench {
       TempDirs.deleteQuietly(work);
     }
     return out.lines();
+  }
+
+  private static Duration seconds(Map<String, String> a, String option, long otherwise) {
+    return Duration.ofSeconds(Long.parseLong(a.getOrDefault(option, String.valueOf(otherwise))));
   }
 
   /** Whether {@code r} is a write Headroom makes for its work (not the ingest Lease's renewals). */

@@ -29,7 +29,7 @@ class DesignPointBenchSmokeTest {
     assertThat(lines).anySatisfy(l -> assertThat(l).matches("cluster: 200 pods, .*"));
     assertThat(lines).anySatisfy(l -> assertThat(l).matches("ingest: first full re-publish done .* 1 pod LIST pages; .*"));
     assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("every node evaluated once"));
-    assertThat(lines).anySatisfy(l -> assertThat(l).matches("maxMultiplier 10 -> 4: last resize after .*"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("maxMultiplier 10 -> 4: every managed pod at its new limit; last resize .*"));
     assertThat(lines).anySatisfy(l -> assertThat(l).matches("after the change: \\d+ managed pods above 4 x request, 0 of them .*"));
     String failover = lines.stream().filter(l -> l.startsWith("failover round 0")).findFirst().orElseThrow();
     Matcher m = Pattern.compile("owned partitions \\[([0-9, ]*)\\] of 4; .* resumed for (\\d+) of them").matcher(failover);

@@ -292,6 +292,7 @@ public final class Ingest implements AutoCloseable {
       return; // another instance holds the Lease already: the elector tells this one it lost
     }
     LOG.info("leading with epoch {}", epoch.getAsLong());
+    pods.claimForRepublish(); // the re-publish below sends every cached pod, a node's together
     sink.open(epoch.getAsLong());
     metrics.leader(true);
     resync("leader");

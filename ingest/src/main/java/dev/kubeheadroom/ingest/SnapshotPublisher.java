@@ -6,8 +6,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +37,13 @@ public final class SnapshotPublisher {
   private final IngestMetrics metrics;
   private final Indexer<Pod> pods;
   private final InfeasibleEvents infeasible;
+  /**
+   * Keys a running re-publish has yet to reach (guarded by the projector's monitor). An ADDED
+   * event for one of them is left to the re-publish: the informer delivers the initial LIST's
+   * events while the new leader re-publishes, in list order, which would spread a node's pods
+   * over the whole sync again (see {@link #byNode}).
+   */
+  private final Set<String> republishing = new HashSet<>();
 
   SnapshotPublisher(ClusterProjector projector, IngestOutput output, KafkaSink sink, IngestMetrics metrics,
       Indexer<Pod> pods, InfeasibleEvents infeasible) {
@@ -46,7 +59,11 @@ public final class SnapshotPublisher {
   public void changed(Pod pod) {
     synchronized (projector) {
       metrics.event("pod");
-      reconcile(Cache.metaNamespaceKeyFunc(pod), true);
+      String key = Cache.metaNamespaceKeyFunc(pod);
+      if (republishing.contains(key)) {
+        return; // the re-publish has yet to reach it, and will read the cache as it is then
+      }
+      reconcile(key, true);
     }
   }
 
@@ -82,11 +99,52 @@ public final class SnapshotPublisher {
       projector.forgetPublishedPods();
       output.podsForgotten();
     }
-    for (String key : pods.listKeys()) {
-      sink.awaitRoom();
-      synchronized (projector) {
-        reconcile(key, false);
+    List<String> keys;
+    synchronized (projector) {
+      republishing.addAll(pods.listKeys());
+      keys = byNode(republishing);
+    }
+    try {
+      for (String key : keys) {
+        sink.awaitRoom();
+        synchronized (projector) {
+          republishing.remove(key);
+          reconcile(key, false);
+        }
       }
+    } finally {
+      synchronized (projector) {
+        republishing.clear();
+      }
+    }
+  }
+
+  /**
+   * The keys with a node's pods together (unbound ones first). In cache order a node's pods were
+   * spread over the whole re-publish, so a topology filling empty bookings saw a node go quiet for
+   * a debounce period on a few of its pods and decided it on those (the design point's initial
+   * sync: thousands of pods grown to the cap, then shrunk back); together, they are read at once.
+   */
+  private List<String> byNode(Collection<String> keys) {
+    Map<String, String> node = new HashMap<>(keys.size() * 2);
+    for (String key : keys) {
+      Pod pod = pods.getByKey(key);
+      node.put(key, pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null
+          ? "" : pod.getSpec().getNodeName());
+    }
+    List<String> sorted = new ArrayList<>(keys);
+    sorted.sort(Comparator.comparing((String key) -> node.get(key)).thenComparing(Comparator.naturalOrder()));
+    return sorted;
+  }
+
+  /**
+   * Claims every cached pod for the re-publish about to run: their events wait for it. A new
+   * leader calls this before it opens the sink, so no event of the initial LIST still being
+   * delivered goes out ahead of the re-publish, in list order.
+   */
+  public void claimForRepublish() {
+    synchronized (projector) {
+      republishing.addAll(pods.listKeys());
     }
   }
 
