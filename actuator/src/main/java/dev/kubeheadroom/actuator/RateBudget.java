@@ -87,7 +87,7 @@ final class RateBudget {
 
   /** Nanoseconds until the global bucket alone could pay {@code requests} (0: now): no node can be tried sooner. */
   long nanosUntilGlobal(int requests) {
-    return global.refilled(nanoTicker.getAsLong()).nanosUntil(globalCost(requests));
+    return global.refilled(nanoTicker.getAsLong()).nanosUntil(globalWait(requests));
   }
 
   /** Drops node buckets that are full again (an idle node costs no memory). */
