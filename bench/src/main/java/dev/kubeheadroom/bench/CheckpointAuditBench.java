@@ -56,6 +56,8 @@ public final class CheckpointAuditBench {
    * ({@link CheckpointFold}, byte-identical on this log: CheckpointFoldTest).
    */
   private static final boolean FULL_DERIVATION = "full".equals(System.getProperty("derive"));
+  /** {@code -Dfetch=both}: each audit again with the client's default fetch sizes. */
+  private static final boolean BOTH_FETCH_SIZES = "both".equals(System.getProperty("fetch"));
 
   private CheckpointAuditBench() {}
 
@@ -100,6 +102,9 @@ public final class CheckpointAuditBench {
       for (Instant at : moments) {
         for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
+            audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
+          }
         }
       }
       // -Drepeat=N: N more rounds a minute apart, to catch the shared machine when its load drops
@@ -108,6 +113,9 @@ public final class CheckpointAuditBench {
         Thread.sleep(60_000);
         for (Instant at : moments) {
           audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) {
+            audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
+          }
         }
       }
     } finally {

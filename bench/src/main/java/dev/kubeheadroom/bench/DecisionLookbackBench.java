@@ -74,8 +74,11 @@ public final class DecisionLookbackBench {
       for (Instant cut : List.of(start.plus(span.dividedBy(2)), start.plus(span).minus(Duration.ofMinutes(1)))) {
         for (int i = 0; i < 4; i++) {
           String node = node(random.nextInt(nodes));
-          lookBack(kafka.bootstrapServers(), topics, node, uid, cut, "found");
-          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "bound");
+          lookBack(kafka.bootstrapServers(), topics, node, uid, cut, "found", DecisionLookback.consumerSettings());
+          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "bound",
+              DecisionLookback.consumerSettings());
+          // the client's default fetch.max.wait.ms (500 ms): what the setting saves near the log's end
+          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "bound, default wait", Map.of());
         }
       }
     } finally {
@@ -128,11 +131,12 @@ public final class DecisionLookbackBench {
     }
   }
 
-  private static void lookBack(String bootstrap, Topics topics, String node, String uid, Instant cut, String what) {
+  private static void lookBack(String bootstrap, Topics topics, String node, String uid, Instant cut, String what,
+      Map<String, Object> settings) {
     long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
     long t = System.nanoTime();
     DecisionLookback.Found found;
-    try (var consumer = AuditBench.consumer(bootstrap)) {
+    try (var consumer = AuditBench.consumer(bootstrap, settings)) {
       found = new DecisionLookback(consumer, Duration.ofSeconds(60)).find(topics.decisions(), node, Set.of(uid), cut);
     }
     System.out.printf(Locale.ROOT, "  look-back (%s) %s before %s: %.3f s, %.3f CPU-s; %,d records in %d chunks,"

@@ -69,7 +69,7 @@ final class AuditReplay {
       return;
     }
     DecisionLookback.Found found;
-    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection)) {
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection, DecisionLookback.consumerSettings())) {
       found = new DecisionLookback(consumer, AuditCommand.KAFKA_TIMEOUT).find(topics.decisions(), node, wanted, cut);
     }
     audit.recall(found.byPod());

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
@@ -57,6 +58,16 @@ public final class DecisionLookback {
   private final Consumer<String, byte[]> consumer;
   private final Duration timeout;
   private final Deserializer<NodeDecision> decisions = HeadroomSerdes.decisions().deserializer();
+
+  /**
+   * The consumer settings a look-back wants: each chunk read moves the consumer's position forward,
+   * so it fetches ahead (the next chunk is behind it); near the log's end that fetch waits on the
+   * broker for records that are not coming ({@code fetch.max.wait.ms}, 500 ms by default), and a
+   * seek back must wait for it: up to 16 such waits. 10 ms bounds them.
+   */
+  public static Map<String, Object> consumerSettings() {
+    return Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+  }
 
   /** @param consumer a consumer with no group (assignment only); the caller closes it */
   public DecisionLookback(Consumer<String, byte[]> consumer, Duration timeout) {
