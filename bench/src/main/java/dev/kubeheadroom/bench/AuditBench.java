@@ -136,7 +136,6 @@ public final class AuditBench {
 
   /** As above over {@code span} (at most the 7-day retention); {@code CheckpointAuditBench} scales it. */
   static Instant produce(String bootstrap, Topics topics, int events, int nodeCount, Duration span) {
-    Random random = new Random(42);
     Map<String, Object> config = new HashMap<>();
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     config.put(ProducerConfig.ACKS_CONFIG, "1");
@@ -147,79 +146,90 @@ public final class AuditBench {
     config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
     // Within retention (7 days): the oldest record must still be there when the audit reads.
     Instant start = Instant.now().minus(span).truncatedTo(ChronoUnit.SECONDS);
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+      Instant last = history((topic, key, value, at) -> producer.send(
+          new ProducerRecord<>(topic, null, at.toEpochMilli(), key, JsonCodec.encode(value))),
+          topics, events, nodeCount, start, span);
+      producer.flush();
+      return last;
+    }
+  }
+
+  /**
+   * The history itself, each event handed to {@code send} in order (the bench produces them;
+   * CheckpointFoldTest keeps them in memory); returns the last event's time.
+   */
+  static Instant history(Sender send, Topics topics, int events, int nodeCount, Instant start, Duration span) {
+    Random random = new Random(42);
     Instant end = start.plus(span).minus(Duration.ofMinutes(1)); // same shape every run
     List<String> nodes = new ArrayList<>();
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     long[] serial = {0};
-    try (KafkaProducer<String, byte[]> producer =
-        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
-      Sender send = (topic, key, value, at) -> producer.send(
-          new ProducerRecord<>(topic, null, at.toEpochMilli(), key, JsonCodec.encode(value)));
-      int sent = 0;
-      // The leader's first full re-publish, a few seconds long.
-      ClusterConfig cluster = withGeneration(ClusterConfig.DEFAULTS, 1);
-      send.send(topics.config(), HeadroomKeys.CONFIG_NAME, cluster, start);
+    int sent = 0;
+    // The leader's first full re-publish, a few seconds long.
+    ClusterConfig cluster = withGeneration(ClusterConfig.DEFAULTS, 1);
+    send.send(topics.config(), HeadroomKeys.CONFIG_NAME, cluster, start);
+    sent++;
+    for (int i = 0; i < NAMESPACES; i++) {
+      Map<String, String> labels = i % 2 == 0 ? Map.of(HeadroomKeys.MODE_LABEL, "managed") : Map.of();
+      send.send(topics.namespaces(), namespace(i), new NamespaceInfo(namespace(i), labels, 0), start);
       sent++;
-      for (int i = 0; i < NAMESPACES; i++) {
-        Map<String, String> labels = i % 2 == 0 ? Map.of(HeadroomKeys.MODE_LABEL, "managed") : Map.of();
-        send.send(topics.namespaces(), namespace(i), new NamespaceInfo(namespace(i), labels, 0), start);
-        sent++;
-      }
-      int initial = nodeCount * (1 + PODS_PER_NODE);
-      for (int n = 0; n < nodeCount; n++) {
-        String node = String.format(Locale.ROOT, "node-%05d", n);
-        nodes.add(node);
-        podsByNode.put(node, new ArrayList<>());
-        send.send(topics.nodes(), node, nodeSnapshot(node, 0), at(start, Duration.ofSeconds(5), sent, initial));
-        sent++;
-      }
-      for (String node : nodes) {
-        for (int p = 0; p < PODS_PER_NODE; p++) {
-          Pod pod = newPod(random, serial);
-          podsByNode.get(node).add(pod);
-          send.send(topics.pods(), node, snapshot(pod, node, serial[0]),
-              at(start, Duration.ofSeconds(5), sent, initial));
-          sent++;
-        }
-      }
-      // Churn over the rest of the window.
-      Instant churnStart = start.plus(Duration.ofMinutes(1));
-      Duration churn = Duration.between(churnStart, end);
-      int remaining = events - sent;
-      Instant t = churnStart;
-      for (int i = 0; i < remaining; i++) {
-        t = at(churnStart, churn, i, remaining);
-        String node = nodes.get(random.nextInt(nodes.size()));
-        List<Pod> pods = podsByNode.get(node);
-        int dice = random.nextInt(100);
-        if (dice < 70 && !pods.isEmpty()) { // a pod update (status churn that passed the filter, a resize)
-          int k = random.nextInt(pods.size());
-          Pod pod = pods.get(k);
-          if (random.nextInt(10) == 0) {
-            pod = new Pod(pod.uid(), pod.namespace(), pod.name(), 50 + random.nextInt(20) * 25L);
-            pods.set(k, pod);
-          }
-          send.send(topics.pods(), node, snapshot(pod, node, ++serial[0]), t);
-        } else if (dice < 80 && !pods.isEmpty()) { // a pod leaves
-          Pod pod = pods.remove(random.nextInt(pods.size()));
-          send.send(topics.pods(), node, new PodRemoved(pod.uid(), pod.namespace(), pod.name(), node), t);
-        } else if (dice < 90) { // a pod arrives
-          Pod pod = newPod(random, serial);
-          pods.add(pod);
-          send.send(topics.pods(), node, snapshot(pod, node, serial[0]), t);
-        } else if (dice < 98) { // the periodic node sync
-          send.send(topics.pods(), node, new NodeSync(node, pods.stream().map(Pod::uid).toList()), t);
-        } else { // a node's labels change
-          send.send(topics.nodes(), node, nodeSnapshot(node, random.nextInt(4)), t);
-        }
-      }
-      producer.flush();
-      return t;
     }
+    int initial = nodeCount * (1 + PODS_PER_NODE);
+    for (int n = 0; n < nodeCount; n++) {
+      String node = String.format(Locale.ROOT, "node-%05d", n);
+      nodes.add(node);
+      podsByNode.put(node, new ArrayList<>());
+      send.send(topics.nodes(), node, nodeSnapshot(node, 0), at(start, Duration.ofSeconds(5), sent, initial));
+      sent++;
+    }
+    for (String node : nodes) {
+      for (int p = 0; p < PODS_PER_NODE; p++) {
+        Pod pod = newPod(random, serial);
+        podsByNode.get(node).add(pod);
+        send.send(topics.pods(), node, snapshot(pod, node, serial[0]),
+            at(start, Duration.ofSeconds(5), sent, initial));
+        sent++;
+      }
+    }
+    // Churn over the rest of the window.
+    Instant churnStart = start.plus(Duration.ofMinutes(1));
+    Duration churn = Duration.between(churnStart, end);
+    int remaining = events - sent;
+    Instant t = churnStart;
+    for (int i = 0; i < remaining; i++) {
+      t = at(churnStart, churn, i, remaining);
+      String node = nodes.get(random.nextInt(nodes.size()));
+      List<Pod> pods = podsByNode.get(node);
+      int dice = random.nextInt(100);
+      if (dice < 70 && !pods.isEmpty()) { // a pod update (status churn that passed the filter, a resize)
+        int k = random.nextInt(pods.size());
+        Pod pod = pods.get(k);
+        if (random.nextInt(10) == 0) {
+          pod = new Pod(pod.uid(), pod.namespace(), pod.name(), 50 + random.nextInt(20) * 25L);
+          pods.set(k, pod);
+        }
+        send.send(topics.pods(), node, snapshot(pod, node, ++serial[0]), t);
+      } else if (dice < 80 && !pods.isEmpty()) { // a pod leaves
+        Pod pod = pods.remove(random.nextInt(pods.size()));
+        send.send(topics.pods(), node, new PodRemoved(pod.uid(), pod.namespace(), pod.name(), node), t);
+      } else if (dice < 90) { // a pod arrives
+        Pod pod = newPod(random, serial);
+        pods.add(pod);
+        send.send(topics.pods(), node, snapshot(pod, node, serial[0]), t);
+      } else if (dice < 98) { // the periodic node sync
+        send.send(topics.pods(), node, new NodeSync(node, pods.stream().map(Pod::uid).toList()), t);
+      } else { // a node's labels change
+        send.send(topics.nodes(), node, nodeSnapshot(node, random.nextInt(4)), t);
+      }
+    }
+    return t;
   }
 
+  /** Where the history's events go, in order. */
   @FunctionalInterface
-  private interface Sender {
+  interface Sender {
     void send(String topic, String key, Object value, Instant at);
   }
 

@@ -50,6 +50,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class CheckpointAuditBench {
   private static final Duration SPAN_PER_EVENT = Duration.ofHours(156).dividedBy(5_000_000);
+  /**
+   * {@code -Dderive=full}: the setup re-derives with the full topology ({@code audit --verify}'s
+   * path, decisions included: hours at 5,000,000 events); by default it folds without deciding
+   * ({@link CheckpointFold}, byte-identical on this log: CheckpointFoldTest).
+   */
+  private static final boolean FULL_DERIVATION = "full".equals(System.getProperty("derive"));
+  /** {@code -Dfetch=both}: each audit again with the client's default fetch sizes. */
+  private static final boolean BOTH_FETCH_SIZES = "both".equals(System.getProperty("fetch"));
 
   private CheckpointAuditBench() {}
 
@@ -77,21 +85,38 @@ public final class CheckpointAuditBench {
         TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(6), Duration.ofSeconds(60));
       }
       Duration span = SPAN_PER_EVENT.multipliedBy(events);
+      System.out.println("  load average: " + loadAverage());
       long t = System.nanoTime();
+      long cpu = ProcessCpu.nanos();
       Instant last = AuditBench.produce(kafka.bootstrapServers(), topics, events, nodes, span);
-      System.out.printf(Locale.ROOT, "%,d events over %,d nodes and %s: produced in %.1f s; last event at %s%n",
-          events, nodes, span, seconds(System.nanoTime() - t), last);
+      System.out.printf(Locale.ROOT, "%,d events over %,d nodes and %s: produced in %.1f s (%.1f CPU-s); last event at %s%n",
+          events, nodes, span, seconds(System.nanoTime() - t), seconds(ProcessCpu.nanos() - cpu), last);
       t = System.nanoTime();
+      cpu = ProcessCpu.nanos();
       long written = writeCheckpoints(kafka.bootstrapServers(), topics, last);
-      System.out.printf(Locale.ROOT, "  checkpoints: %,d derived and written in %.1f s%n", written,
-          seconds(System.nanoTime() - t));
+      System.out.printf(Locale.ROOT, "  checkpoints (%s): %,d derived and written in %.1f s (%.1f CPU-s); load average %s%n",
+          FULL_DERIVATION ? "full derivation" : "fold", written, seconds(System.nanoTime() - t),
+          seconds(ProcessCpu.nanos() - cpu), loadAverage());
       Instant first = last.minus(span);
-      for (Instant at : List.of(first.plus(span.dividedBy(2)), last.minusSeconds(1))) {
-        for (int run = 1; run <= 2; run++) {
+      List<Instant> moments = List.of(first.plus(span.dividedBy(2)), last.minusSeconds(1));
+      for (Instant at : moments) {
+        for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
+            audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
+          }
         }
-        // the reader's fetch sizes against the client's defaults (1 MB per partition per fetch)
-        audit(kafka.bootstrapServers(), topics, at, "default fetch sizes", Map.of());
+      }
+      // -Drepeat=N: N more rounds a minute apart, to catch the shared machine when its load drops
+      int repeat = Integer.getInteger("repeat", 0);
+      for (int round = 1; round <= repeat; round++) {
+        Thread.sleep(60_000);
+        for (Instant at : moments) {
+          audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) {
+            audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
+          }
+        }
       }
     } finally {
       TempDirs.deleteQuietly(dataDir);
@@ -106,6 +131,9 @@ public final class CheckpointAuditBench {
     config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
     config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+    config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 256L * 1024 * 1024);
+    config.put(ProducerConfig.ACKS_CONFIG, "1");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
     AtomicLong written = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
     try (KafkaProducer<String, byte[]> producer =
@@ -117,12 +145,14 @@ public final class CheckpointAuditBench {
           try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
               Duration.ofSeconds(60), new TopicHistory.Scope(Map.of(),
                   tp -> topics.compacted().contains(tp.topic()) || tp.partition() == partition))) {
-            return CheckpointDerivation.derive(history, topics, until, (NodeCheckpoint c) -> {
+            java.util.function.Consumer<NodeCheckpoint> sink = c -> {
               // the node's partition, as the topology's CheckpointPartitioner puts it
               producer.send(new ProducerRecord<>(topics.checkpoints(), CheckpointPartitioner.partition(c.node(), 6),
                   c.at().toEpochMilli(), c.key(), CheckpointCodec.encode(c)));
               written.incrementAndGet();
-            }, () -> { });
+            };
+            return FULL_DERIVATION ? CheckpointDerivation.derive(history, topics, until, sink, () -> { })
+                : CheckpointFold.derive(history, topics, until, sink);
           }
         }));
       }
@@ -154,10 +184,20 @@ public final class CheckpointAuditBench {
       long total = System.nanoTime() - t;
       System.out.printf(Locale.ROOT,
           "  audit --at %s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
-              + " read in %.2f s (%.2f CPU-s); then %,d records replayed, %,d nodes at T%n",
+              + " read in %.2f s (%.2f CPU-s); then %,d records replayed, %,d nodes at T; load average %s%n",
           at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(),
           seconds(found), seconds(foundCpu),
-          audit.records(), audit.nodes().size());
+          audit.records(), audit.nodes().size(), loadAverage());
+    }
+  }
+
+  /** {@code uptime}'s three figures: the machine is shared, so each timing is printed with them. */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " / " + f[1] + " / " + f[2];
+    } catch (java.io.IOException e) {
+      return "unknown";
     }
   }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -105,10 +106,30 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      return AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
+      Audit audit = AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
           Progress.of(err, spec.name(), progress));
+      try {
+        recallEarlierDecisions(connection, audit, err);
+      } catch (RuntimeException e) {
+        audit.close();
+        throw e;
+      }
+      return audit;
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError(e.getMessage());
+    }
+  }
+
+  /** The pod or the node asked about: their last decisions from before a checkpoint start. */
+  private void recallEarlierDecisions(KafkaConnection connection, Audit audit, PrintWriter err) {
+    if (subject != null && subject.node != null) {
+      AuditReplay.recall(connection, topicOptions.topics(), audit, subject.node, audit.undecided(subject.node), err);
+    } else if (subject != null && subject.pod != null) {
+      String[] parts = subject.pod.split("/", 2);
+      if (parts.length == 2) {
+        audit.locate(parts[0], parts[1]).ifPresent(where ->
+            AuditReplay.recall(connection, topicOptions.topics(), audit, where.getKey(), Set.of(where.getValue()), err));
+      }
     }
   }
 
@@ -128,12 +149,19 @@ public final class AuditCommand implements Callable<Integer> {
    * the checkpoint: say so, in the table output, and how to look further back.
    */
   static void noteCheckpointStart(Audit audit, Explanation e, OutputFormat output, PrintWriter out) {
-    if (OutputFormat.orTable(output) == OutputFormat.table && e.lastDecision().isEmpty()) {
-      audit.resumedFrom().ifPresent(at -> {
-        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s: --full-replay also finds earlier decisions)%n", at);
-        out.flush();
-      });
+    if (OutputFormat.orTable(output) != OutputFormat.table) {
+      return;
     }
+    audit.resumedFrom().ifPresent(at -> {
+      if (e.lastDecision().isEmpty()) {
+        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s, and no decision for this pod was found in the"
+            + " decisions read back before it: --full-replay also finds earlier decisions)%n", at);
+      } else if (audit.recalled(e.pod().uid())) {
+        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s: this last decision was taken before it and"
+            + " read back from the decisions topic)%n", at);
+      }
+      out.flush();
+    });
   }
 
   /** The explanation of {@code ref} (NAMESPACE/NAME, given as {@code option}) at the replay's moment. */

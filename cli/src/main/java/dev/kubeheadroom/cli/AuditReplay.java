@@ -3,6 +3,7 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointReader;
+import dev.kubeheadroom.replay.DecisionLookback;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.Topics;
 import java.io.PrintWriter;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
@@ -51,5 +53,29 @@ final class AuditReplay {
       shown.done();
       return audit;
     }
+  }
+
+  /**
+   * After a start from a checkpoint: those of {@code uids} (pods on {@code node}) that no decision
+   * since the checkpoint changed get their last decision from before it, read back from the
+   * decisions topic (DecisionLookback, bounded); a pod it does not find keeps the note that says so.
+   */
+  static void recall(KafkaConnection connection, Topics topics, Audit audit, String node, Set<String> uids,
+      PrintWriter err) {
+    Instant cut = audit.resumedFrom().orElse(null);
+    Set<String> wanted = new java.util.TreeSet<>(uids);
+    wanted.retainAll(audit.undecided(node));
+    if (cut == null || wanted.isEmpty()) {
+      return;
+    }
+    DecisionLookback.Found found;
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection, DecisionLookback.consumerSettings())) {
+      found = new DecisionLookback(consumer, AuditCommand.KAFKA_TIMEOUT).find(topics.decisions(), node, wanted, cut);
+    }
+    audit.recall(found.byPod());
+    err.printf(Locale.ROOT, "headroom audit: node %s: %d of %d pods not decided since the checkpoint found their"
+        + " last decision before it (%,d decision records read back%s)%n", node, found.byPod().size(), wanted.size(),
+        found.records(), found.complete() ? "" : ", the look-back's bound");
+    err.flush();
   }
 }

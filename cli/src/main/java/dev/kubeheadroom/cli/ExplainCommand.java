@@ -109,7 +109,10 @@ public final class ExplainCommand implements Callable<Integer> {
       }
       fallingBack(answer.whyNot());
     }
-    try (Audit replayed = audit().replay(Instant.now())) {
+    AuditCommand audit = audit();
+    audit.subject = new AuditCommand.Subject();
+    audit.subject.pod = pod; // so the replay reads back the pod's last decision from before a checkpoint
+    try (Audit replayed = audit.replay(Instant.now())) {
       Explanation e = AuditCommand.explainPod(replayed, "explain", pod);
       print(e, whatIf.apply(new Explained(e, replayed.booking(e.node()),
           booking -> replayed.explain(booking, e.pod().uid()))));

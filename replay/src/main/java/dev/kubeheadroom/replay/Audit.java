@@ -12,9 +12,12 @@ import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -35,6 +38,8 @@ public final class Audit implements AutoCloseable {
   private final ReplayEngine engine;
   private final Map<String, NodeDecision> lastDecision = new HashMap<>();
   private final Map<String, ResizeOutcome> lastOutcome = new HashMap<>();
+  /** Pods whose last decision was read back from before the checkpoint ({@link #recall}). */
+  private final Set<String> recalled = new HashSet<>();
   private long records;
   private long decisions;
   private Instant resumedFrom;
@@ -123,6 +128,34 @@ public final class Audit implements AutoCloseable {
     drain();
     cut.nodes().forEach(engine::restore);
     resumedFrom = cut.at();
+  }
+
+  /**
+   * The pods on {@code node} at the replayed moment that no replayed decision changed: after a
+   * start from a checkpoint, those whose last decision came before it ({@link DecisionLookback}).
+   */
+  public Set<String> undecided(String node) {
+    Set<String> uids = new TreeSet<>(engine.booking(node).pods().keySet());
+    uids.removeAll(lastDecision.keySet());
+    return uids;
+  }
+
+  /**
+   * Decisions taken before the checkpoint the replay started from, read back from the decisions
+   * topic ({@link DecisionLookback}): each becomes its pod's last decision unless the replay
+   * derived a later one.
+   */
+  public void recall(Map<String, NodeDecision> earlier) {
+    earlier.forEach((uid, d) -> {
+      if (lastDecision.putIfAbsent(uid, d) == null) {
+        recalled.add(uid);
+      }
+    });
+  }
+
+  /** Whether {@code uid}'s last decision was read back from before the checkpoint. */
+  public boolean recalled(String uid) {
+    return recalled.contains(uid);
   }
 
   /** The checkpoint boundary the replay started from, if it did not start at the log's beginning. */
