@@ -28,8 +28,8 @@ record CrudStore(Map<AttributeSet, String> map, Function<String, AttributeSet> k
     }
   }
 
-  /** The stored objects of a collection path (e.g. {@code /api/v1/namespaces/a/limitranges}), by name. */
-  List<ObjectNode> objects(String collectionPath) {
+  /** The stored JSON values of a collection path, unparsed (a caller may parse them after its lock). */
+  List<String> values(String collectionPath) {
     AttributeSet collection = query(collectionPath);
     List<String> found = new ArrayList<>();
     synchronized (map) {
@@ -39,7 +39,7 @@ record CrudStore(Map<AttributeSet, String> map, Function<String, AttributeSet> k
         }
       });
     }
-    return byName(found);
+    return found;
   }
 
   /** Stored JSON values parsed, ordered by name (as a list answers). */
