@@ -11,6 +11,7 @@ import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.pipeline.ActuatorSpec;
 import dev.kubeheadroom.pipeline.IngestSpec;
 import dev.kubeheadroom.pipeline.Pipeline;
+import dev.kubeheadroom.pipeline.RestartPolicy;
 import dev.kubeheadroom.pipeline.StageContext;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.TopicBootstrap;
@@ -124,7 +125,7 @@ public final class DesignPointBench {
           out.line("stages up: topology x2, actuator; live heap before ingest %d MB", live >> 20);
           InitialSync sync = new InitialSync(api, topology, cluster, out);
           java.time.Instant syncStart = java.time.Instant.now();
-          try (Pipeline ingest = sync.start(client, topics, registry)) {
+          try (Pipeline ingest = sync.start(client, topics, registry); AutoCloseable restarts = supervise(ingest, out)) {
             sync.measure(registry, nodes);
             if (!a.containsKey("skip-config")) {
               ConfigChange change = new ConfigChange(api, cluster, seconds(a, "quiet-s", 20), seconds(a, "stall-s", 300),
@@ -146,6 +147,29 @@ public final class DesignPointBench {
       TempDirs.deleteQuietly(work);
     }
     return out.lines();
+  }
+
+  /**
+   * Restarts a stage that stopped, as the kubelet restarts its container (or {@code headroom run}
+   * its stage), and says so: ingest stops when it loses its Lease, e.g. while the API server
+   * stalls past the renew deadline, and a run without a restart would measure a pipeline with no
+   * publisher (run 3 of session 9: no resize after the config change).
+   */
+  private static AutoCloseable supervise(Pipeline pipeline, Report out) {
+    Thread thread = new Thread(() -> {
+      try {
+        while (!Thread.currentThread().isInterrupted()) {
+          pipeline.failure().ifPresent(f -> out.line("stage %s stopped (%s); restarting it", f.stage(), f.cause().getMessage()));
+          pipeline.supervise().ifPresent(f -> out.line("stage %s gave up: %s", f.stage(), f.cause().getMessage()));
+          Thread.sleep(1_000);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "bench-supervisor");
+    thread.setDaemon(true);
+    thread.start();
+    return thread::interrupt;
   }
 
   private static Duration seconds(Map<String, String> a, String option, long otherwise) {
@@ -208,7 +232,7 @@ public final class DesignPointBench {
   private record InitialSync(ApiServerDouble api, TopologyInstances topology, DesignPointCluster cluster, Report out) {
     Pipeline start(KafkaClientSettings client, Topics topics, SimpleMeterRegistry registry) {
       out.phase();
-      return Pipeline.start(StageContext.of(registry), List.of(new IngestSpec(
+      return Pipeline.start(StageContext.of(registry), RestartPolicy.IN_PROCESS, List.of(new IngestSpec(
           IngestSettings.defaults(client, "bench").withTopics(topics), api.newClient())));
     }
 
