@@ -134,8 +134,8 @@ public final class AuditBench {
     return produce(bootstrap, topics, events, nodeCount, Duration.ofHours(156));
   }
 
-  /** As above over {@code span} (at most the 7-day retention); {@code CheckpointAuditBench} scales it. */
-  static Instant produce(String bootstrap, Topics topics, int events, int nodeCount, Duration span) {
+  /** A producer's settings for filling a bench's history fast (acks 1, large lz4 batches). */
+  static Map<String, Object> bulkProducer(String bootstrap) {
     Map<String, Object> config = new HashMap<>();
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     config.put(ProducerConfig.ACKS_CONFIG, "1");
@@ -144,6 +144,12 @@ public final class AuditBench {
     config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
     config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+    return config;
+  }
+
+  /** As above over {@code span} (at most the 7-day retention); {@code CheckpointAuditBench} scales it. */
+  static Instant produce(String bootstrap, Topics topics, int events, int nodeCount, Duration span) {
+    Map<String, Object> config = bulkProducer(bootstrap);
     // Within retention (7 days): the oldest record must still be there when the audit reads.
     Instant start = Instant.now().minus(span).truncatedTo(ChronoUnit.SECONDS);
     try (KafkaProducer<String, byte[]> producer =

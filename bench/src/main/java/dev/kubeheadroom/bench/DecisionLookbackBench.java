@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,7 +26,6 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -107,14 +105,7 @@ public final class DecisionLookbackBench {
 
   private static void produce(String bootstrap, Topics topics, NodeDecision template, int nodes, Instant start,
       Duration span, long count) {
-    Map<String, Object> config = new HashMap<>();
-    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    config.put(ProducerConfig.ACKS_CONFIG, "1");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
-    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+    Map<String, Object> config = AuditBench.bulkProducer(bootstrap);
     Random random = new Random(42);
     try (KafkaProducer<String, byte[]> producer =
         new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {

@@ -89,13 +89,7 @@ class AuditCommandTest {
   }
 
   private CliRun cli(String... args) {
-    String[] all = new String[args.length + 4];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--kafka-bootstrap-servers";
-    all[args.length + 1] = bootstrap;
-    all[args.length + 2] = "--topic-prefix";
-    all[args.length + 3] = topics.prefix();
-    return CliRun.run(all);
+    return CliRun.onKafka(bootstrap, topics.prefix(), args);
   }
 
   @Test

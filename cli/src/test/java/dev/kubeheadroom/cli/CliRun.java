@@ -21,4 +21,15 @@ record CliRun(int exitCode, String stdout, String stderr) {
   static CliRun run(String... args) {
     return withStdin("", args);
   }
+
+  /** {@code args} against a broker and a topic prefix, as the log-reading commands take them. */
+  static CliRun onKafka(String bootstrap, String topicPrefix, String... args) {
+    String[] all = new String[args.length + 4];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--kafka-bootstrap-servers";
+    all[args.length + 1] = bootstrap;
+    all[args.length + 2] = "--topic-prefix";
+    all[args.length + 3] = topicPrefix;
+    return run(all);
+  }
 }
