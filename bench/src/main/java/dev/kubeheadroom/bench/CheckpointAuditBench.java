@@ -176,10 +176,8 @@ public final class CheckpointAuditBench {
     }
     long found = System.nanoTime() - t;
     long foundCpu = ProcessCpu.nanos() - cpu;
-    Map<String, Instant> from = new HashMap<>();
-    topics.nodeKeyed().forEach(topic -> from.put(topic, cut.at()));
     try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
-        Duration.ofSeconds(60), new TopicHistory.Scope(from, tp -> true));
+        Duration.ofSeconds(60), Audit.scope(cut, topics));
          Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
       long total = System.nanoTime() - t;
       System.out.printf(Locale.ROOT,

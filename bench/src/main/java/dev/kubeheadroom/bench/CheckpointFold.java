@@ -13,13 +13,17 @@ import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.HeadroomTopology;
 import dev.kubeheadroom.topology.booking.Checkpoints;
 import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The bench's setup only: the checkpoints {@link CheckpointDerivation} writes, from folding the
@@ -34,9 +38,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * target to the pod's current limits sets a pending target that a status-only snapshot confirms,
  * ending an episode that folding alone would keep: such a log is refused.
  *
- * <p>Copies what the topology does around the fold: the checkpoint boundary from every record
- * of the node-keyed sources before its booking ({@code CheckpointProcessor}), the decoder's
- * skips (unreadable, no key, wrong key), the per-node epoch fence, and a failing event skipped.
+ * <p>Copies what the topology does around the fold: the checkpoint boundary and its cut (each
+ * partition's offset past the last record read) from every record of the node-keyed sources
+ * before its booking ({@code CheckpointProcessor}), the decoder's skips (unreadable, no key,
+ * wrong key), the per-node epoch fence, and a failing event skipped.
  */
 final class CheckpointFold {
   private static final long INTERVAL_MS = HeadroomTopology.CHECKPOINT_INTERVAL.toMillis();
@@ -53,6 +58,8 @@ final class CheckpointFold {
   private final TreeMap<String, NodeBooking> bookings = new TreeMap<>();
   private final Map<String, Long> fences = new HashMap<>();
   private long boundary = Long.MIN_VALUE;
+  /** Per node-keyed partition read, the offset past its last record: the checkpoints' cut. */
+  private final Map<TopicPartition, Long> next = new HashMap<>();
 
   private CheckpointFold(Topics topics) {
     this.sources = Set.of(topics.pods(), topics.nodes(), topics.outcomes());
@@ -80,10 +87,13 @@ final class CheckpointFold {
     } else if (reached > boundary) {
       boundary = reached;
       Instant at = Instant.ofEpochMilli(reached);
+      List<Position> cut = new ArrayList<>();
+      next.forEach((tp, offset) -> cut.add(new Position(tp.topic(), tp.partition(), offset)));
       for (NodeBooking booking : bookings.values()) { // sorted by node, as the processor writes
-        sink.accept(Checkpoints.of(booking, at));
+        sink.accept(Checkpoints.of(booking, at).withCut(cut));
       }
     }
+    next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
     NodeEvent event;
     try {
       event = JsonCodec.decode(r.value(), NodeEvent.class);

@@ -8,9 +8,7 @@ import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.Topics;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -45,10 +43,8 @@ final class AuditReplay {
     err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", at,
         cut.get().nodes().size());
     err.flush();
-    Map<String, Instant> from = new HashMap<>();
-    topics.nodeKeyed().forEach(t -> from.put(t, at));
     try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
-        AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(from, tp -> true))) {
+        AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
       Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when));
       shown.done();
       return audit;

@@ -6,6 +6,7 @@ import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.SchemaException;
 import dev.kubeheadroom.schemas.Topics;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +35,7 @@ import org.apache.kafka.common.PartitionInfo;
  * {@code audit --verify}: in parallel, one worker per partition on all cores, (1) every recorded
  * decision in the window re-derived from the inputs it carries, and (2) every checkpoint in the
  * window re-derived by replaying its task's history (the global topics and one partition of the
- * node-keyed ones) and compared byte for byte with the stored one.
+ * node-keyed ones) up to the stored one's cut and compared byte for byte with it.
  */
 final class AuditVerify {
   /** What one worker found: its lines of output and its counts. */
@@ -42,6 +44,14 @@ final class AuditVerify {
   /** The totals: decisions and checkpoints checked, and how many of each differ. */
   record Result(List<String> lines, long decisions, long decisionsDiffering, long checkpoints,
       long checkpointsDiffering) {}
+
+  /**
+   * The stored checkpoints in the window: digests by key; per task partition, the cut of each
+   * boundary (what the re-derivation folds up to); the keys stored without a cut (format 2 or
+   * JSON), compared without the cut a re-derivation gives them.
+   */
+  private record Stored(Map<String, byte[]> digests, Map<Integer, Map<Instant, List<Position>>> cuts,
+      Set<String> withoutCut) {}
 
   private final KafkaConnection connection;
   private final Topics topics;
@@ -56,7 +66,8 @@ final class AuditVerify {
   }
 
   Result run(Progress shown, int threads) throws InterruptedException {
-    Map<String, byte[]> stored = storedCheckpoints();
+    Stored all = storedCheckpoints();
+    Map<String, byte[]> stored = all.digests();
     int decisionPartitions = partitions(topics.decisions());
     int taskPartitions = partitions(topics.pods());
     // Sizes first, so the progress knows its 100%.
@@ -93,7 +104,7 @@ final class AuditVerify {
       for (int i = 0; i < taskHistories.size(); i++) {
         TopicHistory h = taskHistories.get(i);
         int order = i;
-        checkpoints.add(pool.submit(() -> checkpoints(order, h, stored, unmatched, progress)));
+        checkpoints.add(pool.submit(() -> checkpoints(order, h, all, unmatched, progress)));
       }
       List<String> lines = new ArrayList<>();
       long[] d = collect(decisions, lines);
@@ -197,23 +208,25 @@ final class AuditVerify {
   }
 
   /** One task's history replayed: each checkpoint it writes in the window against the stored one. */
-  private Found checkpoints(int order, TopicHistory history, Map<String, byte[]> stored, Set<String> unmatched,
+  private Found checkpoints(int order, TopicHistory history, Stored stored, Set<String> unmatched,
       VerifyProgress progress) {
     List<String> lines = new ArrayList<>();
     long[] counts = new long[2];
     // A checkpoint at B is written by the first record at or past B: read one interval further.
     Instant until = to.plus(HeadroomTopology.CHECKPOINT_INTERVAL);
-    CheckpointDerivation.derive(history, topics, until, c -> {
+    Map<Instant, List<Position>> cuts = stored.cuts().getOrDefault(order, Map.of());
+    CheckpointDerivation.derive(history, topics, until, cuts, c -> {
       if (c.at().isBefore(from) || c.at().isAfter(to)) {
         return;
       }
-      byte[] want = stored.get(c.key());
+      byte[] want = stored.digests().get(c.key());
       if (want == null) {
         return; // not stored (the task was down, or restarted inside that interval): nothing to compare
       }
       unmatched.remove(c.key());
       counts[0]++;
-      if (!Arrays.equals(want, digest(CheckpointCodec.encode(c)))) {
+      NodeCheckpoint derived = stored.withoutCut().contains(c.key()) ? c.withCut(List.of()) : c;
+      if (!Arrays.equals(want, digest(CheckpointCodec.encode(derived)))) {
         counts[1]++;
         lines.add("checkpoint " + c.key() + ": the stored booking differs from the one the log re-derives");
       }
@@ -222,8 +235,10 @@ final class AuditVerify {
   }
 
   /** The stored checkpoints in the window, as digests (a topic of them need not fit in memory). */
-  private Map<String, byte[]> storedCheckpoints() {
+  private Stored storedCheckpoints() {
     Map<String, byte[]> out = new HashMap<>();
+    Map<Integer, Map<Instant, List<Position>>> cuts = new HashMap<>();
+    Set<String> withoutCut = new HashSet<>();
     try (TopicHistory h = new TopicHistory(AuditCommand.consumer(connection), List.of(topics.checkpoints()),
         AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(Map.of(topics.checkpoints(), from), tp -> true))) {
       ConsumerRecord<String, byte[]> r;
@@ -236,20 +251,35 @@ final class AuditVerify {
           out.remove(r.key());
         } else {
           out.put(r.key(), digest(canonical(r.value())));
+          List<Position> cut = cut(r.value());
+          if (cut.isEmpty()) {
+            withoutCut.add(r.key());
+          } else {
+            // one task writes a boundary's checkpoints with one cut: the first one read stands
+            cuts.computeIfAbsent(cut.get(0).partition(), p -> new HashMap<>()).putIfAbsent(t, cut);
+          }
         }
       }
     } catch (IllegalStateException e) {
-      return Map.of(); // no checkpoints topic: a pipeline from before checkpoints
+      return new Stored(Map.of(), Map.of(), Set.of()); // no checkpoints topic: a pipeline from before checkpoints
     }
-    return out;
+    return new Stored(out, cuts, withoutCut);
+  }
+
+  private static List<Position> cut(byte[] value) {
+    try {
+      return CheckpointCodec.cut(value);
+    } catch (SchemaException e) {
+      return List.of(); // unreadable: it differs whatever is derived
+    }
   }
 
   /**
-   * A stored checkpoint in the binary form, so one written as JSON (before the binary form) is
-   * compared by content; an unreadable one as stored (it then differs).
+   * A stored checkpoint in the current binary form, so one written as JSON or in format 2 (before
+   * the cut) is compared by content; an unreadable one as stored (it then differs).
    */
   private static byte[] canonical(byte[] value) {
-    if (value.length == 0 || value[0] != '{') {
+    if (value.length == 0 || value[0] == CheckpointCodec.VERSION) {
       return value;
     }
     try {

@@ -72,10 +72,12 @@ public final class Audit implements AutoCloseable {
 
   /**
    * Replays from {@code cut} instead of the log's beginning: {@code history} holds the global
-   * topics from their beginning and the node-keyed ones from {@code cut.at()} (a {@link
-   * TopicHistory.Scope}). The globals before the cut are read first, the bookings restored at it,
-   * and only the node events after it replayed: the replay then goes on as the topology does
-   * after a restart (every node re-evaluated within one debounce, no target in flight).
+   * topics from their beginning and the node-keyed ones from the cut ({@link #scope}). The
+   * globals before the cut are read first, the bookings restored at it, and only the node events
+   * after it replayed: the replay then goes on as the topology does after a restart (every node
+   * re-evaluated within one debounce, no target in flight). A node event past the cut may be
+   * older than its boundary (the live task read it after a later record of another topic): the
+   * bookings are restored before the first node event, so it is folded after them, as it was live.
    */
   public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress) {
     if (at.isBefore(cut.at())) {
@@ -84,6 +86,17 @@ public final class Audit implements AutoCloseable {
     Instant first = history.peekTime();
     Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
     return run(history, topics, at, progress, start, cut);
+  }
+
+  /**
+   * What a replay from {@code cut} reads: every partition of the global topics, and each
+   * node-keyed partition from the cut's offset in it ({@link CheckpointCut#offsets}), or, for a
+   * partition the cut does not name (a checkpoint written before cuts), from the boundary's time.
+   */
+  public static TopicHistory.Scope scope(CheckpointCut cut, Topics topics) {
+    Map<String, Instant> from = new HashMap<>();
+    topics.nodeKeyed().forEach(t -> from.put(t, cut.at()));
+    return new TopicHistory.Scope(from, tp -> true, cut.offsets());
   }
 
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
@@ -95,12 +108,9 @@ public final class Audit implements AutoCloseable {
       Instant next;
       while ((next = history.peekTime()) != null && !next.isAfter(at)) {
         ConsumerRecord<String, byte[]> r = history.next();
-        if (!restored && !next.isBefore(cut.at())) {
-          audit.restore(cut);
+        if (!restored && (!global.contains(r.topic()) || !next.isBefore(cut.at()))) {
+          audit.restore(cut, next);
           restored = true;
-        }
-        if (!restored && !global.contains(r.topic())) {
-          continue; // a node event filed late, before the cut: the checkpoint speaks for it
         }
         audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
         if (r.topic().equals(topics.outcomes()) && r.value() != null) {
@@ -112,7 +122,7 @@ public final class Audit implements AutoCloseable {
         }
       }
       if (!restored) {
-        audit.restore(cut);
+        audit.restore(cut, cut.at());
       }
       audit.engine.advanceTo(at);
       audit.drain();
@@ -123,8 +133,9 @@ public final class Audit implements AutoCloseable {
     }
   }
 
-  private void restore(CheckpointCut cut) {
-    engine.advanceTo(cut.at());
+  /** Restores {@code cut} before the record at {@code next}: the clock goes no further than either. */
+  private void restore(CheckpointCut cut, Instant next) {
+    engine.advanceTo(next.isBefore(cut.at()) ? next : cut.at());
     drain();
     cut.nodes().forEach(engine::restore);
     resumedFrom = cut.at();

@@ -2,7 +2,10 @@ package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Every node's checkpoint at one boundary: where a replay can start instead of the log's
@@ -19,5 +22,21 @@ public record CheckpointCut(Instant at, List<NodeCheckpoint> nodes) {
         throw new IllegalArgumentException("checkpoint of " + c.node() + " is at " + c.at() + ", not " + at);
       }
     }
+  }
+
+  /**
+   * Per input partition, the first offset the checkpoints did not fold in: where a replay from
+   * them starts reading it. A task writes the same cut into each of its checkpoints of a
+   * boundary; were two to differ (a task restarted while writing), the lower offset is kept, so
+   * no record is missed. A partition no checkpoint names is read from the boundary's time.
+   */
+  public Map<TopicPartition, Long> offsets() {
+    Map<TopicPartition, Long> out = new HashMap<>();
+    for (NodeCheckpoint c : nodes) {
+      for (NodeCheckpoint.Position p : c.cut()) {
+        out.merge(new TopicPartition(p.topic(), p.partition()), p.offset(), Math::min);
+      }
+    }
+    return out;
   }
 }

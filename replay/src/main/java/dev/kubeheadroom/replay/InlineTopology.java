@@ -124,12 +124,26 @@ final class InlineTopology implements TopologyHarness {
     drain();
   }
 
+  /** As above, the record's metadata its own partition and offset. */
+  @Override
+  public void pipe(String topic, int partition, long offset, String key, byte[] value, long timestampMs) {
+    read(topic, new Metadata(topic, partition, offset), key, value, timestampMs);
+    drain();
+  }
+
   private void read(String topic, String key, byte[] value, long timestampMs) {
+    read(topic, null, key, value, timestampMs);
+  }
+
+  private void read(String topic, Metadata at, String key, byte[] value, long timestampMs) {
     Consumer<Record<?, ?>> input = inputs.get(topic);
     if (input == null) {
       throw new IllegalArgumentException("not an input topic: " + topic);
     }
     enter(topic, timestampMs);
+    if (at != null) {
+      current = at;
+    }
     try {
       input.accept(new Record<>(key, value, timestampMs));
     } catch (NodeFailure e) {

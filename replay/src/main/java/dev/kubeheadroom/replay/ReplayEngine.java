@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -129,6 +130,19 @@ public final class ReplayEngine implements AutoCloseable {
   public void pipeRaw(String topic, String key, byte[] value, Instant at) {
     advanceTo(at);
     harness.pipe(topic, key, value, at.toEpochMilli());
+  }
+
+  /** As above, with the record's partition and offset (the checkpoints' cut records them). */
+  public void pipeRaw(ConsumerRecord<String, byte[]> r) {
+    Instant at = Instant.ofEpochMilli(r.timestamp());
+    advanceTo(at);
+    harness.pipe(r.topic(), r.partition(), r.offset(), r.key(), r.value(), r.timestamp());
+  }
+
+  /** Every booked node's checkpoint at {@code at} with {@code cut}, as the topology writes them. */
+  public List<NodeCheckpoint> checkpoints(Instant at, List<NodeCheckpoint.Position> cut) {
+    return Checkpoints.all(harness.store(HeadroomTopology.NODES_STORE), harness.store(HeadroomTopology.PODS_STORE),
+        at, cut);
   }
 
   /**

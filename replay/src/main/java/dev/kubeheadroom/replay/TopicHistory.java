@@ -54,14 +54,19 @@ public final class TopicHistory implements AutoCloseable {
 
   /**
    * Which part of the topics a history reads: the partitions {@code include} accepts, each from
-   * its beginning, or, for a topic in {@code from}, from its first record at or after that time
-   * (Kafka's time index: {@code offsetsForTimes}).
+   * its beginning, or from its offset in {@code at}, or else, for a topic in {@code from}, from
+   * its first record at or after that time (Kafka's time index: {@code offsetsForTimes}).
    */
-  public record Scope(Map<String, Instant> from, Predicate<TopicPartition> include) {
+  public record Scope(Map<String, Instant> from, Predicate<TopicPartition> include, Map<TopicPartition, Long> at) {
     public static final Scope ALL = new Scope(Map.of(), tp -> true);
 
     public Scope {
       from = Map.copyOf(from);
+      at = Map.copyOf(at);
+    }
+
+    public Scope(Map<String, Instant> from, Predicate<TopicPartition> include) {
+      this(from, include, Map.of());
     }
   }
 
@@ -89,8 +94,11 @@ public final class TopicHistory implements AutoCloseable {
     this.ends = new HashMap<>(consumer.endOffsets(partitions, timeout));
     Map<TopicPartition, Long> times = new HashMap<>();
     for (TopicPartition tp : partitions) {
+      Long offset = scope.at().get(tp);
       Instant from = scope.from().get(tp.topic());
-      if (from != null) {
+      if (offset != null) {
+        consumer.seek(tp, Math.min(offset, ends.get(tp)));
+      } else if (from != null) {
         times.put(tp, from.toEpochMilli());
       }
     }
@@ -135,6 +143,50 @@ public final class TopicHistory implements AutoCloseable {
   }
 
   /**
+   * The next record in time order among the partitions still below their limit in {@code
+   * limits} (a partition without one has none), or null when there is none: what a
+   * re-derivation folds on its way to a checkpoint's cut ({@code CheckpointDerivation}).
+   */
+  public ConsumerRecord<String, byte[]> peekBelow(Map<TopicPartition, Long> limits) {
+    Source source = chooseBelow(limits);
+    return source == null ? null : source.buffer.peekFirst();
+  }
+
+  /** Takes the record {@link #peekBelow} shows. */
+  public ConsumerRecord<String, byte[]> nextBelow(Map<TopicPartition, Long> limits) {
+    Source source = chooseBelow(limits);
+    return source == null ? null : source.buffer.pollFirst();
+  }
+
+  /** Whether every partition in {@code limits} is read up to its limit (or to its end). */
+  public boolean reached(Map<TopicPartition, Long> limits) {
+    ensureHeads();
+    for (Source s : open) {
+      Long limit = limits.get(s.partition);
+      ConsumerRecord<String, byte[]> head = s.buffer.peekFirst();
+      if (limit != null && head != null && head.offset() < limit) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Source chooseBelow(Map<TopicPartition, Long> limits) {
+    chosen = null;
+    ensureHeads();
+    Source best = null;
+    for (Source s : open) {
+      ConsumerRecord<String, byte[]> head = s.buffer.peekFirst();
+      Long limit = head == null ? null : limits.get(s.partition);
+      if (head != null && (limit == null || head.offset() < limit)
+          && (best == null || compare(head, s.topicRank, best.buffer.peekFirst(), best.topicRank) < 0)) {
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /**
    * The source whose head is next in {@link #compare} order, remembered until it is taken. Polls Kafka only when an open partition's
    * buffer ran dry.
    */
@@ -142,12 +194,7 @@ public final class TopicHistory implements AutoCloseable {
     if (chosen != null) {
       return chosen;
     }
-    for (Source s : open) {
-      if (s.buffer.isEmpty() && s.more) {
-        fill();
-        break;
-      }
-    }
+    ensureHeads();
     Source best = null;
     for (Source s : open) {
       ConsumerRecord<String, byte[]> head = s.buffer.peekFirst();
@@ -157,6 +204,16 @@ public final class TopicHistory implements AutoCloseable {
     }
     chosen = best;
     return best;
+  }
+
+  /** Every partition not read to its end has its next record buffered. */
+  private void ensureHeads() {
+    for (Source s : open) {
+      if (s.buffer.isEmpty() && s.more) {
+        fill();
+        return;
+      }
+    }
   }
 
   private List<Head> heads() {

@@ -28,6 +28,15 @@ public interface TopologyHarness extends AutoCloseable {
   /** A record as it is on one of the input topics. */
   void pipe(String topic, String key, byte[] value, long timestampMs);
 
+  /**
+   * A record as it is on one of the input topics, with where it is there: what the checkpoint
+   * processor's cut records ({@code NodeCheckpoint.cut}). A harness that cannot say numbers the
+   * records itself.
+   */
+  default void pipe(String topic, int partition, long offset, String key, byte[] value, long timestampMs) {
+    pipe(topic, key, value, timestampMs);
+  }
+
   /** An event that never was bytes, on the node-keyed topic it belongs to. */
   void pipe(String topic, NodeEvent event, long timestampMs);
 

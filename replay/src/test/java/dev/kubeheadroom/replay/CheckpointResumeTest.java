@@ -21,8 +21,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,16 +38,23 @@ class CheckpointResumeTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
   private final Topics topics = Topics.defaults();
 
-  private record Raw(String topic, String key, byte[] value, Instant at) {}
+  /** A record with where it is in its topic (one partition): checkpoints hold their cut in offsets. */
+  private record Raw(String topic, long offset, String key, byte[] value, Instant at) {
+    ConsumerRecord<String, byte[]> record() {
+      return new ConsumerRecord<>(topic, 0, offset, at.toEpochMilli(), TimestampType.CREATE_TIME, 0, 0, key, value,
+          new RecordHeaders(), Optional.empty());
+    }
+  }
 
   /** Three hours of a 30-node cluster: pods come, change and go; nodes resize. */
   private List<Raw> log() {
     Random random = new Random(11);
     List<Raw> log = new ArrayList<>();
-    log.add(new Raw(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0));
-    log.add(new Raw(topics.namespaces(), "team-a", JsonCodec.encode(
+    log.add(new Raw(topics.config(), 0, HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0));
+    log.add(new Raw(topics.namespaces(), 0, "team-a", JsonCodec.encode(
         new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0)), T0));
     Instant t = T0;
+    Map<String, Long> offsets = new java.util.HashMap<>();
     for (int i = 0; i < 1_500; i++) {
       t = t.plusMillis(random.nextInt(14_400));
       String node = "n" + random.nextInt(30);
@@ -57,7 +68,7 @@ class CheckpointResumeTest {
                 random.nextBoolean() ? 0 : 4000, false, false)), ResizeStatus.NONE);
       };
       String topic = e instanceof NodeSnapshot ? topics.nodes() : topics.pods();
-      log.add(new Raw(topic, node, JsonCodec.encode(e), t));
+      log.add(new Raw(topic, offsets.merge(topic, 1L, Long::sum) - 1, node, JsonCodec.encode(e), t));
     }
     return log;
   }
@@ -76,7 +87,11 @@ class CheckpointResumeTest {
       for (Raw r : log) {
         boolean global = topics.compacted().contains(r.topic());
         if (cut == null || global || !r.at().isBefore(cut.at())) {
-          engine.pipeRaw(r.topic(), r.key(), r.value(), global && cut != null ? start : r.at());
+          if (global) {
+            engine.pipeRaw(r.topic(), r.key(), r.value(), cut != null ? start : r.at());
+          } else {
+            engine.pipeRaw(r.record());
+          }
         }
       }
     }

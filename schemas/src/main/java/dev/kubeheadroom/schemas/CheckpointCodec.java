@@ -14,15 +14,17 @@ import java.util.TreeMap;
  * The checkpoints topic's value in a compact binary form: a cut is thousands of checkpoints of
  * dozens of pods, and decoding them is what an audit from a checkpoint spends its time on (the
  * JSON is several times larger and slower to decode). A leading version byte; a value starting
- * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read.
+ * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read, and so is
+ * format 2 (format 3 without the cut, which follows the boundary: {@link #cut} reads only that far).
  * Strings are UTF-8 with a varint length (0 = null), enums by name, maps sorted by key, so equal
  * checkpoints encode to equal bytes ({@code audit --verify} compares them byte for byte).
  */
 public final class CheckpointCodec {
-  /** The binary format (1 is the JSON). */
-  public static final byte VERSION = 2;
+  /** The binary format (1 is the JSON; 2 had no cut). */
+  public static final byte VERSION = 3;
+  private static final byte WITHOUT_CUT = 2;
   /** Component counts the format covers; a test fails when a record gains a field. */
-  static final int CHECKPOINT_FIELDS = 4;
+  static final int CHECKPOINT_FIELDS = 5;
   static final int CHECKPOINT_POD_FIELDS = 4;
   static final int NODE_FIELDS = 6;
   static final int POD_FIELDS = 18;
@@ -34,6 +36,10 @@ public final class CheckpointCodec {
   public static byte[] encode(NodeCheckpoint c) {
     VarintWriter w = new VarintWriter(1024);
     w.raw(VERSION).str(c.node()).instant(c.at());
+    w.varLong(c.cut().size());
+    for (NodeCheckpoint.Position p : c.cut()) {
+      w.str(p.topic()).varLong(p.partition()).varLong(p.offset());
+    }
     NodeSnapshot n = c.snapshot();
     w.bool(n != null);
     if (n != null) {
@@ -70,7 +76,7 @@ public final class CheckpointCodec {
     w.str(p.resize().name()).bool(p.podLevelResources()).varLong(p.epoch()).str(p.gang());
   }
 
-  /** A checkpoint in either format. */
+  /** A checkpoint in any format. */
   public static NodeCheckpoint decode(byte[] data) {
     if (data == null || data.length == 0) {
       throw new SchemaException("empty checkpoint value");
@@ -78,13 +84,10 @@ public final class CheckpointCodec {
     if (data[0] == '{') {
       return JsonCodec.decode(data, NodeCheckpoint.class); // format 1, written before the binary one
     }
-    if (data[0] != VERSION) {
-      throw new SchemaException("checkpoint has format version " + data[0] + ", this build reads " + VERSION
-          + " (and JSON)");
-    }
+    checkVersion(data);
     try {
       ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
-      NodeCheckpoint c = checkpoint(in);
+      NodeCheckpoint c = checkpoint(in, data[0] == VERSION);
       if (in.hasRemaining()) {
         throw new SchemaException("checkpoint has " + in.remaining() + " bytes past its end");
       }
@@ -94,9 +97,53 @@ public final class CheckpointCodec {
     }
   }
 
-  private static NodeCheckpoint checkpoint(ByteBuffer in) {
+  /**
+   * Only a checkpoint's cut (empty before format 3), read from its head without decoding the
+   * booking: {@code audit --verify} needs every stored checkpoint's cut, not its pods.
+   */
+  public static List<NodeCheckpoint.Position> cut(byte[] data) {
+    if (data == null || data.length == 0) {
+      throw new SchemaException("empty checkpoint value");
+    }
+    if (data[0] == '{') {
+      return decode(data).cut();
+    }
+    checkVersion(data);
+    if (data[0] != VERSION) {
+      return List.of();
+    }
+    try {
+      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
+      str(in);
+      instant(in);
+      return positions(in);
+    } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
+      throw new SchemaException("unreadable checkpoint: " + e);
+    }
+  }
+
+  private static void checkVersion(byte[] data) {
+    if (data[0] != VERSION && data[0] != WITHOUT_CUT) {
+      throw new SchemaException("checkpoint has format version " + data[0] + ", this build reads " + WITHOUT_CUT
+          + " to " + VERSION + " (and JSON)");
+    }
+  }
+
+  private static List<NodeCheckpoint.Position> positions(ByteBuffer in) {
+    int n = count(in);
+    List<NodeCheckpoint.Position> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String topic = str(in);
+      int partition = (int) varLong(in);
+      out.add(new NodeCheckpoint.Position(topic, partition, varLong(in)));
+    }
+    return out;
+  }
+
+  private static NodeCheckpoint checkpoint(ByteBuffer in, boolean withCut) {
     String node = str(in);
     Instant at = instant(in);
+    List<NodeCheckpoint.Position> cut = withCut ? positions(in) : List.of();
     NodeSnapshot snapshot = null;
     if (bool(in)) {
       String name = str(in);
@@ -118,7 +165,7 @@ public final class CheckpointCodec {
       boolean infeasibleSeen = bool(in);
       podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, varLong(in))));
     }
-    return new NodeCheckpoint(node, at, snapshot, podList);
+    return new NodeCheckpoint(node, at, snapshot, podList, cut);
   }
 
   private static PodSnapshot pod(ByteBuffer in) {

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -20,15 +21,36 @@ import java.util.Objects;
  * @param node node name
  * @param at the stream-time boundary the checkpoint was taken at (also the record's timestamp)
  * @param snapshot the node, or null when only its pods were seen so far
+ * <p>The cut is where, in each input partition its task reads, the fold stopped: the checkpoint
+ * holds exactly the records before those offsets, in whatever order the task read the
+ * co-partitioned topics ({@code max.task.idle.ms=-1}), so a record time is not the cut. {@code
+ * audit --verify} re-derives it by folding exactly those prefixes, and an audit replays each
+ * partition from its offset. A partition the task has read nothing of since it started is absent
+ * (and so is every partition in a checkpoint written before format 3): its cut is the boundary's
+ * time, as before.
+ *
  * @param pods the live pods, sorted by uid
+ * @param cut per input partition, the first offset not folded in; sorted by topic and partition
  */
-public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods)
-    implements Versioned {
+public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Position> cut) implements Versioned {
   public NodeCheckpoint {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(at, "at");
     pods = pods == null ? List.of()
         : pods.stream().sorted(Comparator.comparing(p -> p.pod().uid())).toList();
+    cut = cut == null ? List.of()
+        : cut.stream().sorted(Comparator.comparing(Position::topic).thenComparingInt(Position::partition)).toList();
+  }
+
+  /** A checkpoint without a cut (one written before format 3, or by a test). */
+  public NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods) {
+    this(node, at, snapshot, pods, List.of());
+  }
+
+  /** The same booking with another cut. */
+  public NodeCheckpoint withCut(List<Position> value) {
+    return new NodeCheckpoint(node, at, snapshot, pods, value);
   }
 
   /**
@@ -54,6 +76,19 @@ public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, Lis
   public record CheckpointPod(PodSnapshot pod, Instant backoffSince, boolean infeasibleSeen, int refusals) {
     public CheckpointPod {
       Objects.requireNonNull(pod, "pod");
+    }
+  }
+
+  /**
+   * Where a checkpoint's fold stopped in one input partition.
+   *
+   * @param topic the input topic
+   * @param partition its partition (the task's)
+   * @param offset the first offset not folded in: every record before it is
+   */
+  public record Position(String topic, int partition, long offset) {
+    public Position {
+      Objects.requireNonNull(topic, "topic");
     }
   }
 }

@@ -52,18 +52,32 @@ class CheckpointCodecTest {
   }
 
   @Test
-  void theBinaryFormatWritesExactlyItsGoldenBytesAndTheJsonGoldenStillReads() throws Exception {
-    // format 2 is on disk in every checkpoints topic: a change to it needs a new version
-    String hex;
-    try (InputStream in = getClass().getResourceAsStream("/golden/checkpoint/v2.hex")) {
-      hex = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-    }
-    NodeCheckpoint c = GoldenFormatTest.checkpoint();
+  void theBinaryFormatWritesExactlyItsGoldenBytesAndTheOlderGoldensStillRead() throws Exception {
+    // format 3 is on disk in every checkpoints topic: a change to it needs a new version
+    NodeCheckpoint c = GoldenFormatTest.checkpoint().withCut(List.of(new NodeCheckpoint.Position("headroom.pods", 3, 1_234),
+        new NodeCheckpoint.Position("headroom.nodes", 3, 56)));
+    String hex = golden("v3.hex");
     assertThat(HexFormat.of().formatHex(CheckpointCodec.encode(c))).isEqualTo(hex);
     assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(hex))).isEqualTo(c);
+    assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(hex))).isEqualTo(c.cut());
+    // format 2 (no cut) and the JSON (format 1) read as the same booking without one
+    NodeCheckpoint without = GoldenFormatTest.checkpoint();
+    assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden("v2.hex")))).isEqualTo(without);
+    assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(golden("v2.hex")))).isEmpty();
     try (InputStream in = getClass().getResourceAsStream("/golden/checkpoint/v1.json")) {
-      assertThat(CheckpointCodec.decode(in.readAllBytes())).isEqualTo(c);
+      assertThat(CheckpointCodec.decode(in.readAllBytes())).isEqualTo(without);
     }
+  }
+
+  private String golden(String name) throws java.io.IOException {
+    try (InputStream in = getClass().getResourceAsStream("/golden/checkpoint/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+    }
+  }
+
+  @Property(tries = 50, edgeCases = EdgeCasesMode.NONE)
+  void theCutReadAloneIsTheDecodedCheckpointsCut(@ForAll("checkpoints") NodeCheckpoint c) {
+    assertThat(CheckpointCodec.cut(CheckpointCodec.encode(c))).isEqualTo(c.cut());
   }
 
   @Test
@@ -96,8 +110,10 @@ class CheckpointCodecTest {
         text().injectNull(0.3), Arbitraries.of(true, false),
         Arbitraries.maps(text(), text().injectNull(0.0)).ofMaxSize(4), Arbitraries.longs().between(0, 1L << 40))
         .as(NodeSnapshot::new);
-    return Combinators.combine(text(), instants(), node.injectNull(0.2), pod().list().ofMaxSize(4))
-        .as(NodeCheckpoint::new);
+    Arbitrary<NodeCheckpoint.Position> position = Combinators.combine(text(), Arbitraries.integers().between(0, 1 << 20),
+        Arbitraries.longs().between(0, Long.MAX_VALUE)).as(NodeCheckpoint.Position::new);
+    return Combinators.combine(text(), instants(), node.injectNull(0.2), pod().list().ofMaxSize(4),
+        position.list().ofMaxSize(3)).as(NodeCheckpoint::new);
   }
 
   private Arbitrary<CheckpointPod> pod() {

@@ -1,10 +1,9 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.NodeCheckpoint;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
 import dev.kubeheadroom.schemas.NodeSnapshot;
-import dev.kubeheadroom.topology.booking.BookingReader;
 import dev.kubeheadroom.topology.booking.Checkpoints;
-import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,23 +12,29 @@ import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Writes every booking its task holds to the checkpoints topic each time the task's stream time
  * (the highest record time it has read) crosses a multiple of the interval (10 minutes:
- * {@link HeadroomTopology#CHECKPOINT_INTERVAL}): driven by event
- * time, never the wall clock, so the same log gives the same checkpoints byte for byte.
+ * {@link HeadroomTopology#CHECKPOINT_INTERVAL}): driven by event time, never the wall clock.
  *
  * <p>It sees each input record before the decoder does (it is the sources' first child), so a
  * checkpoint at boundary B holds exactly what the records read before the first one at or past B
- * folded in. Kafka Streams' own stream-time punctuation fires after that record is processed,
- * which would blur the cut; and the bookings live in the stores it reads, not in the booking
- * processor, so this code touches nothing on the decision path.
+ * folded in. Which records those are depends on how the co-partitioned topics' fetches
+ * interleaved ({@code max.task.idle.ms=-1}: a node's snapshot of minute 22 can be read before its
+ * pod of minute 19), so the record time does not say; each checkpoint carries its cut instead:
+ * per input partition, the first offset not folded in ({@link NodeCheckpoint#cut}). A re-derivation
+ * folds exactly those prefixes, and an audit replays from them. Kafka Streams' own stream-time
+ * punctuation fires after that record is processed, which would blur the cut; and the bookings
+ * live in the stores it reads, not in the booking processor, so this code touches nothing on the
+ * decision path.
  *
- * <p>The last boundary is in memory: after a restart the first record sets it without writing
- * (the boundary's checkpoint was written before the restart, or is re-derived by a replay).
+ * <p>The last boundary and the offsets are in memory: after a restart the first record sets the
+ * boundary without writing (the boundary's checkpoint was written before the restart, or is
+ * re-derived by a replay), and a partition not read since is left out of the cut (its cut is the
+ * boundary's time, as in a checkpoint written before cuts).
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
   private final long intervalMs;
@@ -38,6 +43,10 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
   private KeyValueStore<String, NodeSnapshot> nodes;
   private KeyValueStore<String, PodEntry> pods;
   private long boundary = Long.MIN_VALUE;
+  /** The partitions read so far (a task reads one per node-keyed topic) and their next offsets. */
+  private final List<String> topics = new ArrayList<>(3);
+  private final List<Integer> partitions = new ArrayList<>(3);
+  private long[] next = new long[3];
 
   CheckpointProcessor(Duration interval, TopologyListener listener) {
     this.intervalMs = interval.toMillis();
@@ -60,37 +69,36 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
       boundary = reached;
       write(Instant.ofEpochMilli(reached));
     }
+    RecordMetadata meta = context.recordMetadata().orElse(null);
+    if (meta != null) {
+      folded(meta.topic(), meta.partition(), meta.offset());
+    }
+  }
+
+  /** Notes that the record at {@code offset} is folded in (after the write: it is past the cut). */
+  private void folded(String topic, int partition, long offset) {
+    for (int i = 0; i < topics.size(); i++) {
+      if (partitions.get(i) == partition && topics.get(i).equals(topic)) {
+        next[i] = offset + 1;
+        return;
+      }
+    }
+    if (topics.size() == next.length) {
+      next = java.util.Arrays.copyOf(next, next.length * 2);
+    }
+    next[topics.size()] = offset + 1;
+    topics.add(topic);
+    partitions.add(partition);
   }
 
   private void write(Instant at) {
-    for (String node : bookedNodes()) {
-      NodeBooking booking = BookingReader.read(nodes, pods, node);
-      if (booking.snapshot() == null && booking.pods().isEmpty()) {
-        continue;
-      }
-      NodeCheckpoint checkpoint = Checkpoints.of(booking, at);
+    List<Position> cut = new ArrayList<>(topics.size());
+    for (int i = 0; i < topics.size(); i++) {
+      cut.add(new Position(topics.get(i), partitions.get(i), next[i]));
+    }
+    for (NodeCheckpoint checkpoint : Checkpoints.all(nodes, pods, at, cut)) {
       context.forward(new Record<>(checkpoint.key(), checkpoint, at.toEpochMilli()));
       listener.checkpointed(checkpoint);
     }
-  }
-
-  /** Nodes with a snapshot or at least one pod (pods can come before their node), sorted. */
-  private List<String> bookedNodes() {
-    List<String> names = new ArrayList<>();
-    try (KeyValueIterator<String, NodeSnapshot> it = nodes.all()) {
-      it.forEachRemaining(kv -> names.add(kv.key));
-    }
-    String last = null;
-    try (KeyValueIterator<String, PodEntry> it = pods.all()) {
-      while (it.hasNext()) {
-        String key = it.next().key;
-        String node = key.substring(0, key.indexOf(BookingReader.SEPARATOR));
-        if (!node.equals(last)) {
-          names.add(node);
-          last = node;
-        }
-      }
-    }
-    return names.stream().distinct().sorted().toList();
   }
 }

@@ -1,0 +1,165 @@
+package dev.kubeheadroom.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.schemas.CheckpointCodec;
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
+import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeStatus;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.HeadroomTopology;
+import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologyRunner;
+import dev.kubeheadroom.topology.TopologySettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A live task reads its co-partitioned topics as they are fetched ({@code max.task.idle.ms=-1}),
+ * not in record-time order: here node n1's snapshot of minute 22 is read before its pod of minute
+ * 19, so the minute-20 checkpoint the topology writes (under {@code TopologyTestDriver}, records
+ * piped in that arrival order) holds the pods of minutes 2 and 5 but not 19. The log, merged by
+ * record time, puts the pod of minute 19 before the boundary: a re-derivation by time folds it in
+ * (what {@code audit --verify} did, reporting the checkpoint as differing), and an audit that
+ * replays the pods topic from minute 20 never reads it. Each checkpoint now carries its cut (per
+ * partition, the first offset not folded in): folded up to it, the derivation gives the live
+ * checkpoint byte for byte, and an audit from it reads exactly the records past it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CheckpointInterleavingTest {
+  private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+  private final Topics topics = Topics.defaults();
+  private MemoryTopics log;
+  /** The checkpoints the topology wrote, hex, by key. */
+  private final Map<String, String> live = new LinkedHashMap<>();
+
+  @TempDir static Path stateDir;
+
+  @BeforeAll
+  void runTheTopologyInArrivalOrder() {
+    log = new MemoryTopics(Audit.inputTopics(topics));
+    TopologySettings settings = TopologySettings.defaults(topics);
+    TopologyListener listener = new TopologyListener() {
+      @Override
+      public void checkpointed(NodeCheckpoint c) {
+        live.put(c.key(), HexFormat.of().formatHex(CheckpointCodec.encode(c)));
+      }
+    };
+    Properties props = TopologyRunner.properties(new TopologyRunner.Options("interleaving",
+        KafkaClientSettings.of("never:0"), stateDir), settings, listener);
+    try (TopologyTestDriver driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, T0)) {
+      Map<String, TestInputTopic<String, byte[]>> in = new TreeMap<>();
+      for (String t : Audit.inputTopics(topics)) {
+        in.put(t, driver.createInputTopic(t, new StringSerializer(), new ByteArraySerializer()));
+      }
+      // The arrival order: the nodes partition's fetch of minute 22 before the pods' of minute 19.
+      List<Object[]> arrivals = List.of(
+          new Object[] {topics.nodes(), node(8_000), 1},
+          new Object[] {topics.pods(), pod("a", 200), 2},
+          new Object[] {topics.pods(), pod("b", 300), 5},
+          new Object[] {topics.nodes(), node(12_000), 22},
+          new Object[] {topics.pods(), pod("c", 400), 19},
+          new Object[] {topics.pods(), pod("d", 500), 31});
+      for (Object[] a : arrivals) {
+        String topic = (String) a[0];
+        byte[] value = JsonCodec.encode((NodeEvent) a[1]);
+        Instant at = T0.plus(Duration.ofMinutes((Integer) a[2]));
+        driver.advanceWallClockTime(Duration.ZERO);
+        in.get(topic).pipeInput("n1", value, at);
+        log.add(topic, "n1", value, at); // the driver numbers each topic's records from 0, as this log does
+      }
+    }
+  }
+
+  @Test
+  void theLiveCheckpointHoldsWhatWasReadBeforeTheBoundaryNotWhatIsTimedBeforeIt() {
+    NodeCheckpoint at20 = CheckpointCodec.decode(HexFormat.of().parseHex(live.get(key(20))));
+    assertThat(at20.pods()).extracting(p -> p.pod().name()).containsExactly("a", "b");
+    assertThat(at20.snapshot().allocatableMilli()).isEqualTo(8_000);
+    assertThat(at20.cut()).containsExactly(new NodeCheckpoint.Position(topics.nodes(), 0, 1),
+        new NodeCheckpoint.Position(topics.pods(), 0, 2));
+    NodeCheckpoint at30 = CheckpointCodec.decode(HexFormat.of().parseHex(live.get(key(30))));
+    assertThat(at30.pods()).extracting(p -> p.pod().name()).containsExactly("a", "b", "c");
+    assertThat(at30.snapshot().allocatableMilli()).isEqualTo(12_000);
+
+    // What re-deriving by record time gives (the defect): the pod of minute 19 is in, at minute 20.
+    Map<String, NodeCheckpoint> byTime = derive(Map.of());
+    assertThat(byTime.get(key(20)).pods()).extracting(p -> p.pod().name()).containsExactly("a", "b", "c");
+  }
+
+  @Test
+  void reDerivedUpToTheStoredCutsTheCheckpointsAreTheLiveOnesByteForByte() {
+    Map<Instant, List<NodeCheckpoint.Position>> cuts = new TreeMap<>();
+    live.values().stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
+        .forEach(c -> cuts.put(c.at(), c.cut()));
+    Map<String, String> derived = derive(cuts).entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        e -> HexFormat.of().formatHex(CheckpointCodec.encode(e.getValue())), (a, b) -> b, LinkedHashMap::new));
+    assertThat(live).containsOnlyKeys(key(20), key(30));
+    // (the derivation also passes minute 10, at the pod of minute 19: no checkpoint is stored there)
+    assertThat(derived).containsAllEntriesOf(live);
+  }
+
+  @Test
+  void anAuditFromTheCutReadsEveryRecordPastItOnceAndAgreesWithTheWholeReplay() {
+    CheckpointCut cut = new CheckpointCut(T0.plus(Duration.ofMinutes(20)),
+        List.of(CheckpointCodec.decode(HexFormat.of().parseHex(live.get(key(20))))));
+    Instant at = T0.plus(Duration.ofMinutes(25));
+    try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5),
+        Audit.scope(cut, topics));
+        Audit resumed = Audit.resume(cut, history, topics, at, Audit.Progress.NONE);
+        TopicHistory whole = new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5));
+        Audit full = Audit.replay(whole, topics, at, Audit.Progress.NONE)) {
+      // the node of minute 22 and the pod of minute 19: the two records past the cut before 25
+      assertThat(resumed.records()).isEqualTo(2);
+      assertThat(resumed.booking("n1").pods().keySet()).containsExactly("uid-a", "uid-b", "uid-c");
+      assertThat(resumed.booking("n1").snapshot()).isEqualTo(full.booking("n1").snapshot());
+      assertThat(resumed.booking("n1").pods().keySet()).isEqualTo(full.booking("n1").pods().keySet());
+    }
+  }
+
+  private Map<String, NodeCheckpoint> derive(Map<Instant, List<NodeCheckpoint.Position>> cuts) {
+    Map<String, NodeCheckpoint> out = new LinkedHashMap<>();
+    try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5))) {
+      CheckpointDerivation.derive(history, topics, T0.plus(Duration.ofHours(1)), cuts, c -> out.put(c.key(), c),
+          () -> { });
+    }
+    return out;
+  }
+
+  private static String key(int minute) {
+    return NodeCheckpoint.key("n1", T0.plus(Duration.ofMinutes(minute)));
+  }
+
+  private static NodeSnapshot node(long allocatable) {
+    return new NodeSnapshot("n1", allocatable, "linux", false, Map.of());
+  }
+
+  private static PodSnapshot pod(String name, long request) {
+    return new PodSnapshot("uid-" + name, "team-a", name, "n1", "Running", PodSnapshot.QOS_BURSTABLE, "1", 1, null,
+        0, null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, request, 0, false, false)),
+        ResizeStatus.NONE);
+  }
+}
