@@ -63,6 +63,10 @@ class CheckpointFoldTest {
       List<String> fold = fold(log, p);
       assertThat(fold).as("partition %d", p).isEqualTo(full);
       total += full.size();
+      // the cut is compared too: every checkpoint past the first boundary names the partitions read
+      int partition = p;
+      assertThat(full).allSatisfy(h -> assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(h)).cut())
+          .extracting(NodeCheckpoint.Position::partition).isNotEmpty().containsOnly(partition));
     }
     // 12 boundaries of 40 nodes: not an empty comparison
     assertThat(total).isGreaterThan(400);
@@ -149,8 +153,10 @@ class CheckpointFoldTest {
       }
     }
     assertThat(beforeConfirm.pods().get("uid-a").refusals()).isEqualTo(1);
-    // folding the same events without deciding: the same checkpoint, byte for byte
-    assertThat(CheckpointCodec.encode(Checkpoints.of(folded, full.at()))).isEqualTo(CheckpointCodec.encode(full));
+    // folding the same events without deciding: the same checkpoint, byte for byte (the cut is
+    // where the log was read to, not part of the booking: carried over)
+    assertThat(CheckpointCodec.encode(Checkpoints.of(folded, full.at()).withCut(full.cut())))
+        .isEqualTo(CheckpointCodec.encode(full));
     assertThatThrownBy(() -> fold(log, p)).isInstanceOf(CheckpointFold.Refused.class);
   }
 
