@@ -90,7 +90,7 @@ final class CheckpointFold {
       List<Position> cut = new ArrayList<>();
       next.forEach((tp, offset) -> cut.add(new Position(tp.topic(), tp.partition(), offset)));
       for (NodeBooking booking : bookings.values()) { // sorted by node, as the processor writes
-        sink.accept(Checkpoints.of(booking, at).withCut(cut));
+        sink.accept(Checkpoints.of(booking, at, cut));
       }
     }
     next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);

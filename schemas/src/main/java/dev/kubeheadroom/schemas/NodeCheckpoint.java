@@ -9,26 +9,29 @@ import java.util.Objects;
 /**
  * One node's booking as the topology held it when its task's stream time crossed {@code at} (a
  * multiple of the checkpoint interval): the node and every live pod with its refusal state, i.e.
- * everything that the node's own events (pods, nodes, outcomes) with earlier record times folded
- * into. Written to the compacted {@code checkpoints} topic, keyed {@link #key}: an audit starts
- * from the last checkpoint at or before its moment and replays only what came after it.
+ * everything that the node's own events (pods, nodes, outcomes) read before the first record
+ * at or past {@code at} folded into. Written to the compacted {@code checkpoints} topic, keyed
+ * {@link #key}: an audit starts from the last checkpoint at or before its moment and replays only
+ * what came after it.
+ *
+ * <p>Which records those are is the cut, not a record time: the task reads its co-partitioned
+ * topics as they are fetched ({@code max.task.idle.ms=-1}), so a node's snapshot of minute 22 can
+ * cross the minute-20 boundary before its pod of minute 19 is read. The cut says, per input
+ * partition the task read, the first offset not folded in: {@code audit --verify} re-derives the
+ * checkpoint by folding exactly those prefixes, and an audit replays each partition from its
+ * offset. A partition the task has read nothing of since it started is absent (and so is every
+ * partition in a checkpoint written before format 3): its cut is the boundary's time, as before.
  *
  * <p>A pod's emitted-but-unconfirmed target is left out on purpose: it comes from a decision
  * taken on the wall clock, so it is the one part of the booking a replay of the log cannot
- * reproduce byte for byte (the decisions topic records it). Without it a checkpoint is a pure
- * function of the log, and {@code audit --verify} can re-derive it and compare.
+ * reproduce byte for byte (the decisions topic records it). Without it a checkpoint is a function
+ * of the log's prefixes named by its cut, but for what stays order-dependent (docs/architecture.md,
+ * "Checkpoints"): one node's events on different topics that do not commute, read against their
+ * record-time order, and a decision reversing an in-flight target.
  *
  * @param node node name
  * @param at the stream-time boundary the checkpoint was taken at (also the record's timestamp)
  * @param snapshot the node, or null when only its pods were seen so far
- * <p>The cut is where, in each input partition its task reads, the fold stopped: the checkpoint
- * holds exactly the records before those offsets, in whatever order the task read the
- * co-partitioned topics ({@code max.task.idle.ms=-1}), so a record time is not the cut. {@code
- * audit --verify} re-derives it by folding exactly those prefixes, and an audit replays each
- * partition from its offset. A partition the task has read nothing of since it started is absent
- * (and so is every partition in a checkpoint written before format 3): its cut is the boundary's
- * time, as before.
- *
  * @param pods the live pods, sorted by uid
  * @param cut per input partition, the first offset not folded in; sorted by topic and partition
  */

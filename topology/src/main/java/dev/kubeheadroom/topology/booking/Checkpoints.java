@@ -28,7 +28,7 @@ public final class Checkpoints {
     for (String node : bookedNodes(nodes, pods)) {
       NodeBooking booking = BookingReader.read(nodes, pods, node);
       if (booking.snapshot() != null || !booking.pods().isEmpty()) {
-        out.add(of(booking, at).withCut(cut));
+        out.add(of(booking, at, cut));
       }
     }
     return out;
@@ -55,12 +55,17 @@ public final class Checkpoints {
   }
 
   public static NodeCheckpoint of(NodeBooking booking, Instant at) {
+    return of(booking, at, List.of());
+  }
+
+  /** The booking's checkpoint with the cut it was taken at. */
+  public static NodeCheckpoint of(NodeBooking booking, Instant at, List<Position> cut) {
     List<CheckpointPod> pods = new ArrayList<>(booking.pods().size());
     for (Map.Entry<String, PodEntry> e : booking.pods().entrySet()) {
       PodEntry entry = e.getValue();
       pods.add(new CheckpointPod(entry.pod(), entry.backoffSince(), entry.infeasibleSeen(), entry.refusals()));
     }
-    return new NodeCheckpoint(booking.node(), at, booking.snapshot(), pods);
+    return new NodeCheckpoint(booking.node(), at, booking.snapshot(), pods, cut);
   }
 
   /** The booking a checkpoint restores: every pod without a pending target. */
