@@ -82,7 +82,11 @@ public final class CheckpointCodecCost {
       }
       out.add(new NodeCheckpoint(node, at, new NodeSnapshot(node, 15_890, "linux", false,
           Map.of("kubernetes.io/os", "linux", "topology.kubernetes.io/zone", "zone-" + n % 3,
-              "node.kubernetes.io/instance-type", "m6i.4xlarge")), pods));
+              "node.kubernetes.io/instance-type", "m6i.4xlarge")), pods,
+          // the cut a live task writes: its partition of the three node-keyed topics
+          List.of(new NodeCheckpoint.Position("headroom.pods", n % 6, 4_000_000L + n),
+              new NodeCheckpoint.Position("headroom.nodes", n % 6, 200_000L + n),
+              new NodeCheckpoint.Position("headroom.outcomes", n % 6, 30_000L + n))));
     }
     return out;
   }
