@@ -160,6 +160,79 @@ class CheckpointFoldTest {
     assertThatThrownBy(() -> fold(log, p)).isInstanceOf(CheckpointFold.Refused.class);
   }
 
+  /**
+   * The case the fold refuses outcomes for, shown: a pod refused, decided again after its
+   * backoff (a target in flight), then its node fills up and the next decision reverses the
+   * target to the limit the pod already has; a status-only snapshot confirms that pending target
+   * and ends the refusal episode. Folding the same events without deciding keeps the episode
+   * (refusals 1): deciding enters the checkpoint here, so CheckpointFold cannot stand in for the
+   * derivation on a log with outcomes.
+   */
+  @Test
+  void aDecisionReversingAnInFlightTargetEndsTheEpisodeAFoldKeeps() {
+    long limit = reversedTarget(400);
+    MemoryLog log = reversal(limit, true);
+    log.add(topics.nodes(), "n1", JsonCodec.encode(node("n1", 8_000)), T0.plusSeconds(660)); // past the boundary
+    List<Decided> decided = decided(log, "uid-a");
+    assertThat(decided).as("a target in flight, then reversed to the pod's own limit").hasSizeGreaterThanOrEqualTo(2);
+    assertThat(decided.get(decided.size() - 2).targetMilli()).isNotEqualTo(limit);
+    assertThat(decided.get(decided.size() - 1).targetMilli()).isEqualTo(limit);
+
+    int p = log.partition("n1");
+    NodeCheckpoint full = full(log, p).stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
+        .filter(c -> c.node().equals("n1")).findFirst().orElseThrow();
+    assertThat(full.pods()).filteredOn(c -> c.pod().name().equals("a")).singleElement()
+        .satisfies(c -> assertThat(c.refusals()).as("the confirmed reversal ended the episode").isZero());
+    NodeBooking folded = NodeBooking.empty("n1");
+    for (MemoryLog.Raw r : log.records()) {
+      if ("n1".equals(r.key()) && r.at().isBefore(full.at())) {
+        folded = folded.apply(JsonCodec.decode(r.value(), NodeEvent.class), r.at()).booking();
+      }
+    }
+    assertThat(folded.pods().get("uid-a").refusals()).as("folding alone keeps the episode").isEqualTo(1);
+    assertThatThrownBy(() -> fold(log, p)).isInstanceOf(CheckpointFold.Refused.class);
+  }
+
+  /** The target the topology reverses pod a to once pod b fills its node (a's own limit must equal it). */
+  private long reversedTarget(long limit) {
+    List<Decided> decided = decided(reversal(limit, false), "uid-a");
+    return decided.get(decided.size() - 1).targetMilli();
+  }
+
+  /**
+   * Pod a refused, decided again after its backoff, then pod b fills the node and a is decided
+   * again; with {@code status}, a status-only snapshot of a right after (the reversed target
+   * still pending).
+   */
+  private MemoryLog reversal(long limit, boolean status) {
+    MemoryLog log = new MemoryLog(topics);
+    log.add(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0);
+    log.add(topics.namespaces(), "team-a", JsonCodec.encode(
+        new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0)), T0);
+    log.add(topics.nodes(), "n1", JsonCodec.encode(node("n1", 8_000)), T0.plusSeconds(1));
+    log.add(topics.pods(), "n1", JsonCodec.encode(pod("n1", "a", 200, limit)), T0.plusSeconds(2));
+    log.add(topics.outcomes(), "n1", JsonCodec.encode(new ResizeOutcome("n1", "uid-a", "team-a", "a",
+        OutcomeResult.REJECTED, 0, T0.plusSeconds(90), "refused")), T0.plusSeconds(90));
+    for (int minute = 3; minute <= 5; minute++) { // moves the clock past the backoff: decided again
+      log.add(topics.nodes(), "n2", JsonCodec.encode(node("n2", 4_000)), T0.plusSeconds(60L * minute));
+    }
+    log.add(topics.pods(), "n1", JsonCodec.encode(pod("n1", "b", 7_800, 7_800)), T0.plusSeconds(320));
+    for (int minute = 6; minute <= 9; minute++) { // decided again, with b
+      log.add(topics.nodes(), "n2", JsonCodec.encode(node("n2", 4_000)), T0.plusSeconds(60L * minute - 20));
+      if (status && minute == 6) {
+        log.add(topics.pods(), "n1", JsonCodec.encode(status(pod("n1", "a", 200, limit))), T0.plusSeconds(345));
+      }
+    }
+    return log;
+  }
+
+  /** The same pod, a status-only update (a new resourceVersion). */
+  private static PodSnapshot status(PodSnapshot p) {
+    return new PodSnapshot(p.uid(), p.namespace(), p.name(), p.node(), p.phase(), p.qosClass(), "status-2",
+        p.generation(), p.mode(), p.maxCpuMilli(), p.maxCpuInvalid(), p.vpaControlsLimits(), p.owners(),
+        p.containers(), p.resize());
+  }
+
   @Test
   void anInfeasibleResizeIsRefused() {
     MemoryLog log = new MemoryLog(topics);
