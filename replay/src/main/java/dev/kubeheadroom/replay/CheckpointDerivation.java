@@ -70,8 +70,9 @@ public final class CheckpointDerivation {
       Map<TopicPartition, Long> limits = cut == null ? Map.of() : limits(cut.getValue());
       while (true) {
         ConsumerRecord<String, byte[]> r = history.peekBelow(limits);
-        if (cut != null && history.reached(limits)
-            && (r == null || r.timestamp() >= cut.getKey().toEpochMilli())) {
+        // (a record below a cut is older than its boundary: reached is asked only past that)
+        if (cut != null && (r == null || r.timestamp() >= cut.getKey().toEpochMilli())
+            && history.reached(limits)) {
           engine.checkpoints(cut.getKey(), cut.getValue()).forEach(sink);
           pending.pollFirstEntry();
           cut = pending.firstEntry();

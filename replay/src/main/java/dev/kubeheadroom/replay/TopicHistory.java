@@ -37,6 +37,9 @@ public final class TopicHistory implements AutoCloseable {
   private final List<Source> open = new ArrayList<>();
   /** The source whose head goes next; null: not chosen since the last take. */
   private Source chosen;
+  /** As {@link #chosen}, among the partitions below {@link #belowLimits} (the map's identity). */
+  private Source chosenBelow;
+  private Map<TopicPartition, Long> belowLimits;
 
   /** One partition's buffer and whether Kafka still has records for it below its end offset. */
   private static final class Source {
@@ -133,6 +136,7 @@ public final class TopicHistory implements AutoCloseable {
   public ConsumerRecord<String, byte[]> next() {
     Source source = choose();
     chosen = null;
+    chosenBelow = null;
     return source == null ? null : source.buffer.pollFirst();
   }
 
@@ -155,6 +159,7 @@ public final class TopicHistory implements AutoCloseable {
   /** Takes the record {@link #peekBelow} shows. */
   public ConsumerRecord<String, byte[]> nextBelow(Map<TopicPartition, Long> limits) {
     Source source = chooseBelow(limits);
+    chosenBelow = null;
     return source == null ? null : source.buffer.pollFirst();
   }
 
@@ -173,6 +178,9 @@ public final class TopicHistory implements AutoCloseable {
 
   private Source chooseBelow(Map<TopicPartition, Long> limits) {
     chosen = null;
+    if (chosenBelow != null && belowLimits == limits) {
+      return chosenBelow;
+    }
     ensureHeads();
     Source best = null;
     for (Source s : open) {
@@ -183,6 +191,8 @@ public final class TopicHistory implements AutoCloseable {
         best = s;
       }
     }
+    chosenBelow = best;
+    belowLimits = limits;
     return best;
   }
 
