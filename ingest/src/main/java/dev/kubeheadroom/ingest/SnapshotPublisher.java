@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,24 +93,30 @@ public final class SnapshotPublisher {
 
   /**
    * Publishes every cached pod again, as if nothing had been published: after this instance
-   * became leader, or after Kafka lost records. Paced by the sink's buffer.
+   * became leader, or after Kafka lost records. Paced by the sink's buffer between nodes only: a
+   * node's pods go out together, under one hold of the projector, so neither a wait for room nor
+   * another event's records fall between them (a pause there longer than the topology's debounce
+   * decided the node on part of its pods: session 9's design point, 6 nodes). A node's pods are
+   * far fewer than the half of the buffer {@link KafkaSink#awaitRoom} leaves free.
    */
   public void republishAll() throws InterruptedException {
     synchronized (projector) {
       projector.forgetPublishedPods();
       output.podsForgotten();
     }
-    List<String> keys;
+    List<List<String>> nodes;
     synchronized (projector) {
       republishing.addAll(pods.listKeys());
-      keys = byNode(republishing);
+      nodes = byNode(republishing);
     }
     try {
-      for (String key : keys) {
+      for (List<String> keys : nodes) {
         sink.awaitRoom();
         synchronized (projector) {
-          republishing.remove(key);
-          reconcile(key, false);
+          for (String key : keys) {
+            republishing.remove(key);
+            reconcile(key, false);
+          }
         }
       }
     } finally {
@@ -120,21 +127,23 @@ public final class SnapshotPublisher {
   }
 
   /**
-   * The keys with a node's pods together (unbound ones first). In cache order a node's pods were
-   * spread over the whole re-publish, so a topology filling empty bookings saw a node go quiet for
-   * a debounce period on a few of its pods and decided it on those (the design point's initial
-   * sync: thousands of pods grown to the cap, then shrunk back); together, they are read at once.
+   * The keys grouped by node (unbound ones first, as one group), each group sorted. In cache
+   * order a node's pods were spread over the whole re-publish, so a topology filling empty
+   * bookings saw a node go quiet for a debounce period on a few of its pods and decided it on
+   * those (the design point's initial sync: thousands of pods grown to the cap, then shrunk
+   * back); together, they are read at once.
    */
-  private List<String> byNode(Collection<String> keys) {
-    Map<String, String> node = new HashMap<>(keys.size() * 2);
+  private List<List<String>> byNode(Collection<String> keys) {
+    Map<String, List<String>> byNode = new TreeMap<>();
     for (String key : keys) {
       Pod pod = pods.getByKey(key);
-      node.put(key, pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null
-          ? "" : pod.getSpec().getNodeName());
+      String node = pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null
+          ? "" : pod.getSpec().getNodeName();
+      byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
     }
-    List<String> sorted = new ArrayList<>(keys);
-    sorted.sort(Comparator.comparing((String key) -> node.get(key)).thenComparing(Comparator.naturalOrder()));
-    return sorted;
+    List<List<String>> groups = new ArrayList<>(byNode.values());
+    groups.forEach(group -> group.sort(Comparator.naturalOrder()));
+    return groups;
   }
 
   /**
