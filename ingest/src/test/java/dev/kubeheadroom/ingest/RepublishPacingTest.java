@@ -43,9 +43,9 @@ class RepublishPacingTest {
         cache.put(pod);
       }
     }
-    try (KafkaSink sink = new KafkaSink(settings, metrics, reason -> { });
-        KubernetesClient client = new KubernetesClientBuilder()
-            .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build()).build()) {
+    KafkaSink sink = new KafkaSink(settings, metrics, reason -> { });
+    try (KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build()).build()) {
       sink.open(0);
       InfeasibleEvents infeasible = new InfeasibleEvents(new PodEvents(client, Clock.systemUTC(), "test", "ingest-a"),
           metrics, () -> false, pod -> true);
@@ -72,6 +72,8 @@ class RepublishPacingTest {
       assertThat(publisher.publishedByNode()).containsOnlyKeys("n1", "n2");
       assertThat(publisher.publishedByNode().values()).allSatisfy(uids -> assertThat(uids).hasSize(3));
       republish.interrupt();
+    } finally {
+      sink.close(Duration.ofMillis(100)); // nothing to deliver to: do not wait the default 5 s for it
     }
   }
 }
