@@ -44,10 +44,11 @@ import org.apache.kafka.clients.admin.Admin;
  *   <li>the initial sync's resizes until none for {@code --quiet-s}, per pod ({@link ResizeLog});
  *   <li>the HeadroomConfig's {@code maxMultiplier} 10 → 4: the time until every managed pod is at
  *       its new limit ({@link PolicyCheck}), the resizes, the API write rate, the refusals;
- *   <li>for each {@code --failover-standbys} value: two fresh instances with that many standby
- *       replicas, pods created at {@code --churn} per second on random nodes, one instance
- *       crashed ({@link TopologyInstances#crash}; {@code --failover stop}: a clean leave), and
- *       per partition it owned, the time until the survivor evaluates one of its nodes.
+ *   <li>for each {@code --failover} mode and {@code --failover-standbys} value: two fresh instances
+ *       with that many standby replicas, pods created at {@code --churn} per second on random
+ *       nodes, one instance lost ({@link Failover.Mode}: SIGKILLed in its own JVM, crashed or
+ *       stopped in this one), and per partition it owned, the time until the survivor evaluates
+ *       one of its nodes and until a decision for one is visible to a read_committed reader.
  * </ol>
  *
  * <pre>
