@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SnapshotPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotPublisher.class);
+  /** How full the buffer may get inside a node's pods during a re-publish. */
+  static final double NEARLY_FULL = 0.75;
 
   private final ClusterProjector projector;
   private final IngestOutput output;
@@ -93,11 +95,12 @@ public final class SnapshotPublisher {
 
   /**
    * Publishes every cached pod again, as if nothing had been published: after this instance
-   * became leader, or after Kafka lost records. Paced by the sink's buffer between nodes only: a
-   * node's pods go out together, under one hold of the projector, so neither a wait for room nor
-   * another event's records fall between them (a pause there longer than the topology's debounce
-   * decided the node on part of its pods: session 9's design point, 6 nodes). A node's pods are
-   * far fewer than the half of the buffer {@link KafkaSink#awaitRoom} leaves free.
+   * became leader, or after Kafka lost records. Paced by the sink's buffer between nodes: the
+   * re-publish waits for a half-empty buffer before a node's pods ({@link KafkaSink#awaitRoom}),
+   * so no such wait falls between two of them (a pause there longer than the topology's debounce
+   * decided the node on part of its pods: session 9's design point, 6 nodes). Inside a node it
+   * waits only while the buffer is {@value #NEARLY_FULL} full, which a node's pods reach only
+   * when they are more than a quarter of the buffer (a tiny buffer): it never overflows.
    */
   public void republishAll() throws InterruptedException {
     synchronized (projector) {
@@ -112,13 +115,16 @@ public final class SnapshotPublisher {
     try {
       for (List<String> keys : nodes) {
         sink.awaitRoom();
-        synchronized (projector) {
-          for (String key : keys) {
+        for (String key : keys) {
+          sink.awaitFillAtMost(NEARLY_FULL);
+          synchronized (projector) {
             republishing.remove(key);
             reconcile(key, false);
           }
         }
       }
+      sink.awaitRoom(); // the node syncs that follow a re-publish find room, as they did before
+      // (a tiny buffer left full by a node's pods would overflow on them, and re-publish again)
     } finally {
       synchronized (projector) {
         republishing.clear();
