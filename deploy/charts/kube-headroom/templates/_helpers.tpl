@@ -186,6 +186,12 @@ containers:
       - --state-dir={{ include "kube-headroom.stateDir" $root }}
       - --application-id={{ include "kube-headroom.applicationId" $root }}
       - --num-standby-replicas={{ int $v.topology.standbyReplicas }}
+      {{- with $v.topology.sessionTimeout }}
+      - --session-timeout={{ . }}
+      {{- end }}
+      {{- with $v.topology.transactionTimeout }}
+      - --transaction-timeout={{ . }}
+      {{- end }}
       {{- /* static membership always: a container the kubelet restarts (a crash, the stall
       watchdog's exit) keeps its pod name and takes its old member's place at once, instead of
       waiting up to max.poll.interval.ms for a stuck or dead member (docs/reliability.md, finding 7) */}}

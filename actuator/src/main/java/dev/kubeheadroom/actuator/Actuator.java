@@ -285,13 +285,14 @@ public final class Actuator implements AutoCloseable {
   private boolean tryOnce(PodWork queued, PodWork work, Optional<DecisionGate.Rejection> rejection) {
     if (rejection.isPresent()) {
       metrics.rejected(rejection.get().rule());
-      finish(work, OutcomeResult.REJECTED, rejection.get().message(), false);
+      finish(work, OutcomeResult.REJECTED, rejection.get().message(), false, null);
       return true;
     }
     LimitRangeCaps caps = config.namespace(work.change().namespace()).map(NamespaceInfo::limitRangeCaps)
         .orElse(LimitRangeCaps.NONE);
     Verdict verdict;
     boolean patchSent;
+    String status = null;
     if (work.dryRun()) {
       verdict = patcher.verify(work, caps);
       patchSent = false;
@@ -303,6 +304,7 @@ public final class Actuator implements AutoCloseable {
       }
       verdict = attempt.verdict();
       patchSent = attempt.patchSent();
+      status = attempt.status();
     }
     int tries = work.attempt() + 1;
     OutcomeResult result;
@@ -326,15 +328,20 @@ public final class Actuator implements AutoCloseable {
       result = OutcomeResult.ERROR;
       message = "gave up after " + tries + " tries: " + t.message();
     }
-    finish(work, result, message, patchSent);
+    finish(work, result, message, patchSent, status);
     return true;
   }
 
-  private void finish(PodWork work, OutcomeResult result, String message, boolean patchSent) {
+  /** {@code status}: for a pod already at the target, the status annotation it has (or null). */
+  private void finish(PodWork work, OutcomeResult result, String message, boolean patchSent, String status) {
     String ns = work.change().namespace();
     String name = work.change().name();
     boolean noop = result == OutcomeResult.APPLIED && !patchSent;
-    if (result == OutcomeResult.APPLIED || result == OutcomeResult.DRY_RUN) {
+    // A pod already at its target (a re-read change, or a decision that repeats the one applied)
+    // keeps an annotation that already explains its limit: design §8.1 updates it on change, so
+    // computedAt stays the time of the decision that set the limit, and no PATCH is sent.
+    boolean explained = noop && StatusAnnotator.explains(status, work);
+    if ((result == OutcomeResult.APPLIED || result == OutcomeResult.DRY_RUN) && !explained) {
       if (!annotator.annotate(work)) {
         metrics.annotationFailed();
       }

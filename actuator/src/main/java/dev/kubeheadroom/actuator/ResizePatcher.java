@@ -52,8 +52,15 @@ final class ResizePatcher {
     this.client = kube.kubernetes();
   }
 
-  /** What one try did: the verdict, and whether a resize request was sent. */
-  record Attempt(Verdict verdict, boolean patchSent) {}
+  /**
+   * What one try did: the verdict, whether a resize request was sent, and for a pod already at
+   * its target the {@code kube-headroom.dev/status} annotation it has (null if none or unread).
+   */
+  record Attempt(Verdict verdict, boolean patchSent, String status) {
+    Attempt(Verdict verdict, boolean patchSent) {
+      this(verdict, patchSent, null);
+    }
+  }
 
   /** Reads the pod and checks it is the one the decision named; an ended verdict if not. */
   Verdict verify(PodWork work, LimitRangeCaps caps) {
@@ -83,7 +90,9 @@ final class ResizePatcher {
       return new Attempt(new Verdict.Final(OutcomeResult.ERROR, body.problem()), false);
     }
     if (body.alreadyAtTarget()) {
-      return new Attempt(new Verdict.Final(OutcomeResult.APPLIED, "already at target"), false);
+      Map<String, String> annotations = pod.getMetadata().getAnnotations();
+      return new Attempt(new Verdict.Final(OutcomeResult.APPLIED, "already at target"), false,
+          annotations == null ? null : annotations.get(HeadroomKeys.STATUS_ANNOTATION));
     }
     try {
       client.pods().inNamespace(work.change().namespace()).resource(body.pod())

@@ -56,6 +56,27 @@ final class StatusAnnotator {
     String toJson() {
       return JsonCodec.encodeToString(this);
     }
+
+    Status withoutTime() {
+      return new Status(factor, slack, managedRequests, nodePods, targetLimit, policy, dryRun, "");
+    }
+  }
+
+  /**
+   * Whether {@code current} (a pod's annotation, or null) already says what {@code work} would
+   * write, {@code computedAt} aside: the same node figures, target, policy and mode. Anything that
+   * does not read as a status (hand-edited, an older format) does not.
+   */
+  static boolean explains(String current, PodWork work) {
+    if (current == null) {
+      return false;
+    }
+    try {
+      Status now = JsonCodec.decode(current.getBytes(java.nio.charset.StandardCharsets.UTF_8), Status.class);
+      return now != null && now.withoutTime().equals(Status.of(work).withoutTime());
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**

@@ -12,7 +12,11 @@ import dev.kubeheadroom.kubedouble.ApiRequest.Verb;
 import dev.kubeheadroom.kubedouble.Fault;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
+import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
+import dev.kubeheadroom.schemas.DecisionConfig;
+import dev.kubeheadroom.schemas.DecisionStats;
+import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -287,6 +291,38 @@ class ActuatorTest {
     assertThat(outcomes.get(1).message()).isEqualTo("already at target");
     assertThat(resizes("web-1")).isEqualTo(1);
     assertThat(h.events("CPULimitAdjusted")).hasSize(1);
+    // nor a second status annotation: the pod's already says the same (design §8.1: updated on change)
+    assertThat(h.api.requests().count(RequestMatcher.podPatch())).isEqualTo(1);
+  }
+
+  @Test
+  void aPodAlreadyAtTheTargetGetsItsAnnotationRewrittenOnlyWhenTheExplanationChanged() {
+    // given a change applied once, with its annotation
+    Pod pod = h.pod("web-1", "n1", "app=500m/1");
+    var change = change(pod.getMetadata().getUid(), NS, "web-1", 1000, 2000);
+    h.start();
+    h.produce(decision("n1", false, change));
+    h.outcomesUntil(os -> !os.isEmpty());
+    // when a later decision repeats it (same target, same node figures, a later time)
+    h.produce(decision("n1", Decisions.AT.plusSeconds(5), false, change));
+    h.outcomesUntil(os -> os.size() >= 2);
+    // then the annotation is not written again: it keeps the time of the decision that set the limit
+    assertThat(h.api.requests().count(RequestMatcher.podPatch())).isEqualTo(1);
+    assertThat(annotation("web-1")).contains("\"computedAt\":\"" + Decisions.AT + "\"");
+    // when one with the same target comes from other node figures (another pod booked the node)
+    h.produce(new NodeDecision("n1", Decisions.AT.plusSeconds(9), 1, "proportional-v1", false,
+        DecisionConfig.of(PolicyConfig.DEFAULTS), new DecisionStats(16_000, 9_000, 7_000, 8_000, 3, 15, 1.78), List.of(),
+        List.of(change)));
+    h.outcomesUntil(os -> os.size() >= 3);
+    // then the annotation says so: the explanation changed, though the limit did not
+    assertThat(h.api.requests().count(RequestMatcher.podPatch())).isEqualTo(2);
+    assertThat(annotation("web-1")).contains("\"nodePods\":15").contains("\"computedAt\":\"" + Decisions.AT.plusSeconds(9) + "\"");
+    assertThat(resizes("web-1")).isEqualTo(1);
+  }
+
+  private String annotation(String name) {
+    return h.api.seedClient().pods().inNamespace(NS).withName(name).get().getMetadata().getAnnotations()
+        .get(HeadroomKeys.STATUS_ANNOTATION);
   }
 
   @Test

@@ -17,11 +17,12 @@ import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.FailoverTimeouts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,10 +44,11 @@ import org.apache.kafka.clients.admin.Admin;
  *   <li>the initial sync's resizes until none for {@code --quiet-s}, per pod ({@link ResizeLog});
  *   <li>the HeadroomConfig's {@code maxMultiplier} 10 → 4: the time until every managed pod is at
  *       its new limit ({@link PolicyCheck}), the resizes, the API write rate, the refusals;
- *   <li>for each {@code --failover-standbys} value: two fresh instances with that many standby
- *       replicas, pods created at {@code --churn} per second on random nodes, one instance
- *       crashed ({@link TopologyInstances#crash}; {@code --failover stop}: a clean leave), and
- *       per partition it owned, the time until the survivor evaluates one of its nodes.
+ *   <li>for each {@code --failover} mode and {@code --failover-standbys} value: two fresh instances
+ *       with that many standby replicas, pods created at {@code --churn} per second on random
+ *       nodes, one instance lost ({@link Failover.Mode}: SIGKILLed in its own JVM, crashed or
+ *       stopped in this one), and per partition it owned, the time until the survivor evaluates
+ *       one of its nodes and until a decision for one is visible to a read_committed reader.
  * </ol>
  *
  * <pre>
@@ -55,9 +57,16 @@ import org.apache.kafka.clients.admin.Admin;
  * </pre>
  *
  * Other options: {@code --partitions} (12), {@code --request-scale} (0.1), {@code --seed-threads}
- * (4), {@code --churn} (5), {@code --failover} ({@code crash}|{@code stop}), {@code
+ * (4), {@code --churn} (5), {@code --failover} (a comma list of {@code kill}: each instance a child
+ * JVM, the victim SIGKILLed; {@code crash}: in-JVM close without leaving; {@code stop}: a clean
+ * leave; default {@code crash}), {@code --kill-at} ({@code open}: the
+ * victim is SIGSTOPped until one stop finds it inside an open transaction on its partitions, then
+ * SIGKILLed, the worst case; {@code any}: killed at once), {@code --child-xmx} (1g), {@code --child-logs} (the children's
+ * stderr), {@code --transaction-timeout-ms} (the topology's default when absent), {@code
+ * --broker-transaction-sweep-ms} (the broker's {@code
+ * transaction.abort.timed.out.transaction.cleanup.interval.ms}; Kafka's 10 s when absent), {@code
  * --failover-standbys} ({@code 0,1}; {@code none} skips), {@code --session-timeout-ms} (the
- * Streams default when absent), {@code --initial-quiet-timeout-s} (600: the longest wait for the
+ * topology's default when absent), {@code --initial-quiet-timeout-s} (600: the longest wait for the
  * initial sync's resizes to stop, {@code --quiet-s} 20 without one, before the config change),
  * {@code --config-timeout-s} (1800: the config change ends earlier when every managed pod is at
  * its new limit), {@code --stall-s} (300: or when no resize has come this long), {@code
@@ -93,13 +102,12 @@ public final class DesignPointBench {
         cluster.above(4 / (1 - ConfigChange.SHRINK_DEADBAND)));
 
     Path work = Files.createTempDirectory("design-point");
-    Map<String, String> streamsProps = new HashMap<>();
-    if (a.containsKey("session-timeout-ms")) {
-      streamsProps.put("session.timeout.ms", a.get("session-timeout-ms"));
-      streamsProps.put("heartbeat.interval.ms", String.valueOf(Long.parseLong(a.get("session-timeout-ms")) / 3));
-    }
+    FailoverTimeouts timeouts = new FailoverTimeouts(
+        millis(a, "session-timeout-ms", FailoverTimeouts.DEFAULT_SESSION_TIMEOUT),
+        millis(a, "transaction-timeout-ms", FailoverTimeouts.DEFAULT_TRANSACTION_TIMEOUT));
+    List<Failover.Mode> modes = Arrays.stream(a.getOrDefault("failover", "crash").split(",")).map(Failover.Mode::of).toList();
     try (ApiServerDouble api = ApiServerDouble.start(); KubeletDouble kubelet = KubeletDouble.start(api);
-        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(work.resolve("kafka")))) {
+        EmbeddedKafka broker = EmbeddedKafka.start(brokerConfig(work.resolve("kafka"), a))) {
       out.phase();
       cluster.create(api, Integer.parseInt(a.getOrDefault("seed-threads", "4")));
       out.line("seeded in %s (double revision %d, kubelet writes %d)", out.phase(), api.revision(), kubelet.statusWrites());
@@ -111,8 +119,10 @@ public final class DesignPointBench {
       List<Integer> rounds = a.getOrDefault("failover-standbys", "0,1").equals("none") ? List.of()
           : java.util.Arrays.stream(a.getOrDefault("failover-standbys", "0,1").split(",")).map(Integer::valueOf).toList();
       int firstStandbys = rounds.isEmpty() ? 0 : rounds.get(0);
-      try (TopologyInstances topology = new TopologyInstances(client.with(streamsProps), topics,
-          work.resolve("state"), "headroom-topology")) {
+      out.line("topology: session timeout %d ms, transaction timeout %d ms; failover modes %s",
+          timeouts.sessionTimeout().toMillis(), timeouts.transactionTimeout().toMillis(), modes);
+      try (TopologyInstances topology = new TopologyInstances(client, topics, work.resolve("state"), "headroom-topology",
+          timeouts, partitions, a.getOrDefault("child-xmx", "1g"))) {
         topology.start("a0", firstStandbys);
         topology.start("b0", firstStandbys);
         topology.awaitRunning(Duration.ofMinutes(2));
@@ -133,11 +143,15 @@ public final class DesignPointBench {
               change.awaitInitialSync(syncStart, seconds(a, "initial-quiet-timeout-s", 600));
               change.run(seconds(a, "config-timeout-s", 1800));
             }
-            Failover failover = new Failover(api, cluster, topology, partitions,
-                Duration.ofSeconds(Long.parseLong(a.getOrDefault("warm-s", "30"))), out);
-            for (int i = 0; i < rounds.size(); i++) {
-              failover.round(i, rounds.get(i), Double.parseDouble(a.getOrDefault("churn", "5")),
-                  !"stop".equals(a.getOrDefault("failover", "crash")));
+            Path logs = Files.createDirectories(Path.of(a.getOrDefault("child-logs", work.resolve("logs").toString())));
+            Failover failover = new Failover(api, cluster, topology, client, topics, partitions,
+                Duration.ofSeconds(Long.parseLong(a.getOrDefault("warm-s", "30"))), logs,
+                !"any".equals(a.getOrDefault("kill-at", "open")), out);
+            int round = 0;
+            for (Failover.Mode mode : modes) {
+              for (int standbys : rounds) {
+                failover.round(round++, standbys, Double.parseDouble(a.getOrDefault("churn", "5")), mode);
+              }
             }
           }
         }
@@ -170,6 +184,19 @@ public final class DesignPointBench {
     thread.setDaemon(true);
     thread.start();
     return thread::interrupt;
+  }
+
+  /** The embedded broker, at Kafka's defaults unless {@code --broker-transaction-sweep-ms} is given. */
+  private static EmbeddedKafkaConfig brokerConfig(Path dir, Map<String, String> a) {
+    EmbeddedKafkaConfig config = EmbeddedKafkaConfig.ephemeral(dir);
+    return a.containsKey("broker-transaction-sweep-ms")
+        ? config.withBrokerProperty("transaction.abort.timed.out.transaction.cleanup.interval.ms",
+            a.get("broker-transaction-sweep-ms"))
+        : config;
+  }
+
+  private static Duration millis(Map<String, String> a, String option, Duration otherwise) {
+    return a.containsKey(option) ? Duration.ofMillis(Long.parseLong(a.get(option))) : otherwise;
   }
 
   private static Duration seconds(Map<String, String> a, String option, long otherwise) {

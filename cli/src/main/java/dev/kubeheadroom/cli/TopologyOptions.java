@@ -1,12 +1,15 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.pipeline.TopologySpec;
+import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.FailoverTimeouts;
 import dev.kubeheadroom.topology.InternalTopics;
 import dev.kubeheadroom.topology.TopologyRunner;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** The topology stage's own options (for {@code topology} and {@code run}). */
@@ -32,6 +35,19 @@ public final class TopologyOptions {
           + "Default: none (dynamic membership). Env: HEADROOM_GROUP_INSTANCE_ID.")
   String groupInstanceId;
 
+  @Option(names = "--session-timeout", paramLabel = "DURATION",
+      description = "The topology group's session.timeout.ms: how long a killed instance's partitions wait "
+          + "before they move. Within the broker's group.min/max.session.timeout.ms (6s-30m by default). "
+          + "Default: 10s.")
+  String sessionTimeout;
+
+  @Option(names = "--transaction-timeout", paramLabel = "DURATION",
+      description = "The topology producers' transaction.timeout.ms: a killed instance's open transaction "
+          + "holds back every read_committed reader of its partitions until the coordinator aborts it, this "
+          + "long after it began (plus up to the broker's transaction.abort.timed.out.transaction.cleanup."
+          + "interval.ms). At least 100ms, at most the broker's transaction.max.timeout.ms. Default: 5s.")
+  String transactionTimeout;
+
   /** The given id, or {@code <prefix>topology}: releases with different topic prefixes never share one. */
   static String applicationId(String given, Topics topics) {
     return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
@@ -41,6 +57,29 @@ public final class TopologyOptions {
   TopologySpec spec(KafkaConnection connection, Topics topics, TopicLayout layout) {
     return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics),
         InternalTopics.replicatedAs(layout, connection.client()), stateDir, standbyReplicas,
-        groupInstanceId == null ? "" : groupInstanceId), TopologySettings.defaults(topics));
+        groupInstanceId == null ? "" : groupInstanceId, failoverTimeouts()), TopologySettings.defaults(topics));
+  }
+
+  /** {@code --session-timeout} and {@code --transaction-timeout}, each the topology's default when absent. */
+  FailoverTimeouts failoverTimeouts() {
+    Duration session = duration("--session-timeout", sessionTimeout, FailoverTimeouts.DEFAULT_SESSION_TIMEOUT);
+    Duration transaction = duration("--transaction-timeout", transactionTimeout,
+        FailoverTimeouts.DEFAULT_TRANSACTION_TIMEOUT);
+    try {
+      return new FailoverTimeouts(session, transaction);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+  }
+
+  private static Duration duration(String flag, String given, Duration otherwise) {
+    if (given == null || given.isBlank()) {
+      return otherwise;
+    }
+    try {
+      return GoDuration.parse(given);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(flag + ": " + e.getMessage());
+    }
   }
 }

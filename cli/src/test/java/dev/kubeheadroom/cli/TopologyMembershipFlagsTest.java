@@ -1,16 +1,19 @@
 package dev.kubeheadroom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.FailoverTimeouts;
 import dev.kubeheadroom.topology.TopologyRunner;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The chart's StatefulSet flags ({@code --num-standby-replicas}, {@code --group-instance-id}) and
- * the topic replication flags reach the topology.
+ * The chart's StatefulSet flags ({@code --num-standby-replicas}, {@code --group-instance-id}), the
+ * failover timeouts and the topic replication flags reach the topology.
  */
 class TopologyMembershipFlagsTest {
   private static TopologyRunner.Options options(String... args) {
@@ -34,6 +37,17 @@ class TopologyMembershipFlagsTest {
 
     assertThat(options.standbyReplicas()).isEqualTo(1);
     assertThat(options.groupInstanceId()).isEqualTo("kube-headroom-topology-1");
+  }
+
+  @Test
+  void theFailoverTimeoutFlagsReachTheTopologyAndDefaultToItsOwn() {
+    assertThat(options().failover()).isEqualTo(FailoverTimeouts.DEFAULTS);
+    assertThat(options("--session-timeout=6s", "--transaction-timeout=2500ms").failover())
+        .isEqualTo(new FailoverTimeouts(Duration.ofSeconds(6), Duration.ofMillis(2500)));
+    assertThatThrownBy(() -> options("--transaction-timeout=50ms")).isInstanceOf(UserError.class)
+        .hasMessageContaining("100 ms");
+    assertThatThrownBy(() -> options("--session-timeout=soon")).isInstanceOf(UserError.class)
+        .hasMessageContaining("--session-timeout");
   }
 
   // Streams creates the changelogs itself: without these they would get the broker's

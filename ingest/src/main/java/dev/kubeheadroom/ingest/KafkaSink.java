@@ -189,9 +189,17 @@ public final class KafkaSink implements AutoCloseable {
    * Waits until the buffer is at most half full, so a full re-publish can go through it at the
    * pace Kafka takes records. Returns at once when not leading or closed.
    */
-  public synchronized void awaitRoom() throws InterruptedException {
-    while (open && running
-        && (queue.size() + inFlight > settings.bufferCapacity() / 2 || bufferedBytes > bufferBytes / 2)) {
+  public void awaitRoom() throws InterruptedException {
+    awaitFillAtMost(0.5);
+  }
+
+  /**
+   * Waits until the buffer is at most {@code fraction} full, in records and in bytes. Returns at
+   * once when not leading or closed.
+   */
+  synchronized void awaitFillAtMost(double fraction) throws InterruptedException {
+    while (open && running && (queue.size() + inFlight > settings.bufferCapacity() * fraction
+        || bufferedBytes > bufferBytes * fraction)) {
       wait(settings.kafkaRetryBackoff().toMillis());
     }
   }

@@ -35,9 +35,10 @@ public final class TopologyRunner implements AutoCloseable {
    * @param standbyReplicas {@code num.standby.replicas}: warm copies of each task's state
    * @param groupInstanceId static membership's {@code group.instance.id} (a stable pod name, as a
    *     StatefulSet gives), or empty for dynamic membership
+   * @param failover how fast a lost instance's partitions move ({@link FailoverTimeouts})
    */
   public record Options(String applicationId, KafkaClientSettings kafka, Path stateDir, int standbyReplicas,
-      String groupInstanceId) {
+      String groupInstanceId, FailoverTimeouts failover) {
     public static final String DEFAULT_APPLICATION_ID = "headroom-topology";
 
     public Options {
@@ -45,9 +46,16 @@ public final class TopologyRunner implements AutoCloseable {
       Objects.requireNonNull(kafka, "kafka");
       Objects.requireNonNull(stateDir, "stateDir");
       Objects.requireNonNull(groupInstanceId, "groupInstanceId");
+      Objects.requireNonNull(failover, "failover");
       if (standbyReplicas < 0) {
         throw new IllegalArgumentException("standbyReplicas must be >= 0: " + standbyReplicas);
       }
+    }
+
+    /** {@link FailoverTimeouts#DEFAULTS}. */
+    public Options(String applicationId, KafkaClientSettings kafka, Path stateDir, int standbyReplicas,
+        String groupInstanceId) {
+      this(applicationId, kafka, stateDir, standbyReplicas, groupInstanceId, FailoverTimeouts.DEFAULTS);
     }
 
     /** No standby replicas, dynamic membership (Streams' defaults). */
@@ -163,6 +171,7 @@ public final class TopologyRunner implements AutoCloseable {
     // empty partition per record whether or not it is logged: ~15% of the stream thread.
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, options.standbyReplicas());
+    options.failover().putInto(p, options.kafka().properties());
     if (!options.groupInstanceId().isBlank()) {
       // Main consumer only (the one in the group); Streams suffixes it with each thread's index.
       p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), options.groupInstanceId());
