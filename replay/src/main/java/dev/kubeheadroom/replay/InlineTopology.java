@@ -59,7 +59,8 @@ final class InlineTopology implements TopologyHarness {
   private final Map<String, StateStore> stores = new HashMap<>();
   /** Input topic → the source's children (or the global table's processor) it feeds. */
   private final Map<String, Consumer<Record<?, ?>>> inputs = new HashMap<>();
-  private final Map<String, Long> offsets = new HashMap<>();
+  /** Per input topic, the next offset (a counter in place: a boxed merge per record showed up). */
+  private final Map<String, long[]> offsets = new HashMap<>();
   private final List<Schedule> schedules = new ArrayList<>();
   /** What sinks wrote to the topology's own input topics, read once the current work is done. */
   private final java.util.ArrayDeque<Looped> looped = new java.util.ArrayDeque<>();
@@ -261,7 +262,7 @@ final class InlineTopology implements TopologyHarness {
   }
 
   private void enter(String topic, long timestampMs) {
-    long offset = offsets.merge(topic, 1L, Long::sum) - 1;
+    long offset = offsets.computeIfAbsent(topic, t -> new long[1])[0]++;
     current = new Metadata(topic, 0, offset);
     streamTimeMs = Math.max(streamTimeMs, timestampMs);
   }
