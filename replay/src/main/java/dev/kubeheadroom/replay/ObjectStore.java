@@ -1,6 +1,5 @@
 package dev.kubeheadroom.replay;
 
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -18,24 +17,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A key-value store of live objects for {@link InlineTopology}: no serdes, no cache, no
  * changelog, because an inline run lives and dies in one process. Keys are strings, ordered as
  * Kafka orders their UTF-8 bytes for every key Headroom writes (names, uids, NUL separators).
- *
- * <p>Writes land in a hash map and reach the sorted map only when something reads the store in
- * key order (a scan, a range, a count): a replay writes a pod entry per event and scans a node's
- * pods only when a booking is not cached, so most keys are written many times between scans, and
- * a sorted insert per write (a dozen string comparisons over keys sharing the node's name) was a
- * tenth of the replay's main thread. A point read looks at the unsorted writes first, so every
- * read sees every write, as before.
  */
 final class ObjectStore<V> implements KeyValueStore<String, V> {
-  /** Unsorted writes past this many are sorted in, so a long replay's removed keys do not pile up. */
-  static final int MAX_UNSORTED = 1 << 16;
-  /** An unsorted write that removes its key. */
-  private static final Object REMOVED = new Object();
-
   private final String name;
   private final TreeMap<String, V> entries = new TreeMap<>();
-  /** Writes not yet in {@link #entries}: the value, or {@link #REMOVED}. */
-  private final HashMap<String, Object> unsorted = new HashMap<>();
 
   ObjectStore(String name) {
     this.name = name;
@@ -43,15 +28,16 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public void put(String key, V value) {
-    unsorted.put(key, value == null ? REMOVED : value);
-    if (unsorted.size() > MAX_UNSORTED) {
-      sorted();
+    if (value == null) {
+      entries.remove(key);
+    } else {
+      entries.put(key, value);
     }
   }
 
   @Override
   public V putIfAbsent(String key, V value) {
-    V old = get(key);
+    V old = entries.get(key);
     if (old == null) {
       put(key, value);
     }
@@ -65,64 +51,41 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public V delete(String key) {
-    V old = get(key);
-    put(key, null);
-    return old;
+    return entries.remove(key);
   }
 
   @Override
-  @SuppressWarnings("unchecked") // unsorted holds only V and REMOVED
   public V get(String key) {
-    Object written = unsorted.get(key);
-    if (written != null) {
-      return written == REMOVED ? null : (V) written;
-    }
     return entries.get(key);
-  }
-
-  /** The entries in key order, with every write so far. */
-  @SuppressWarnings("unchecked") // unsorted holds only V and REMOVED
-  private TreeMap<String, V> sorted() {
-    if (!unsorted.isEmpty()) {
-      for (Map.Entry<String, Object> w : unsorted.entrySet()) {
-        if (w.getValue() == REMOVED) {
-          entries.remove(w.getKey());
-        } else {
-          entries.put(w.getKey(), (V) w.getValue());
-        }
-      }
-      unsorted.clear();
-    }
-    return entries;
   }
 
   @Override
   public KeyValueIterator<String, V> range(String from, String to) {
-    NavigableMap<String, V> view = sorted();
+    NavigableMap<String, V> view = entries;
     if (from != null && to != null) {
-      view = from.compareTo(to) > 0 ? new TreeMap<>() : view.subMap(from, true, to, true);
+      view = from.compareTo(to) > 0 ? new TreeMap<>() : entries.subMap(from, true, to, true);
     } else if (from != null) {
-      view = view.tailMap(from, true);
+      view = entries.tailMap(from, true);
     } else if (to != null) {
-      view = view.headMap(to, true);
+      view = entries.headMap(to, true);
     }
     return iterator(view.entrySet().iterator(), null);
   }
 
   @Override
   public KeyValueIterator<String, V> all() {
-    return iterator(sorted().entrySet().iterator(), null);
+    return iterator(entries.entrySet().iterator(), null);
   }
 
   @Override
   public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
     String p = prefix.toString();
-    return iterator(sorted().tailMap(p, true).entrySet().iterator(), p);
+    return iterator(entries.tailMap(p, true).entrySet().iterator(), p);
   }
 
   @Override
   public long approximateNumEntries() {
-    return sorted().size();
+    return entries.size();
   }
 
   @Override
@@ -138,7 +101,6 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
   @Override
   public void close() {
     entries.clear();
-    unsorted.clear();
   }
 
   @Override
