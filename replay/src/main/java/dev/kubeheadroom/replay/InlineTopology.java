@@ -69,7 +69,12 @@ final class InlineTopology implements TopologyHarness {
   private final Consumer<Record<?, ?>> decoded;
   private long wallClockMs;
   private long streamTimeMs = -1;
-  private Metadata current;
+  /**
+   * The record being processed: its topic (null between records) and offset; its metadata object
+   * is made only when a processor asks (rarely: a fenced event), not per record.
+   */
+  private String currentTopic;
+  private long currentOffset;
 
   InlineTopology(TopologySettings settings, TopologyListener listener, Instant start) {
     this(HeadroomTopology.nodes(settings, listener), listener, start);
@@ -136,7 +141,7 @@ final class InlineTopology implements TopologyHarness {
     } catch (NodeFailure e) {
       failed(topic, e); // as the live processing handler: counted, skipped
     } finally {
-      current = null;
+      currentTopic = null;
     }
   }
 
@@ -179,7 +184,7 @@ final class InlineTopology implements TopologyHarness {
     } catch (NodeFailure e) {
       failed(topic, e);
     } finally {
-      current = null;
+      currentTopic = null;
     }
     drain();
   }
@@ -263,12 +268,13 @@ final class InlineTopology implements TopologyHarness {
 
   private void enter(String topic, long timestampMs) {
     long offset = offsets.computeIfAbsent(topic, t -> new long[1])[0]++;
-    current = new Metadata(topic, 0, offset);
+    currentTopic = topic;
+    currentOffset = offset;
     streamTimeMs = Math.max(streamTimeMs, timestampMs);
   }
 
   RecordMetadata currentRecord() {
-    return current;
+    return currentTopic == null ? null : new Metadata(currentTopic, 0, currentOffset);
   }
 
   StateStore stateStore(String name) {
