@@ -170,7 +170,11 @@ final class ClusterModel {
   }
 
   private static long currentLimit(PodSnapshot pod, String container) {
-    return pod.containers().stream().filter(c -> c.name().equals(container))
-        .mapToLong(ContainerSnapshot::cpuLimitMilli).findFirst().orElse(0);
+    for (ContainerSnapshot c : pod.containers()) {
+      if (c.name().equals(container)) {
+        return c.cpuLimitMilli();
+      }
+    }
+    return 0;
   }
 }

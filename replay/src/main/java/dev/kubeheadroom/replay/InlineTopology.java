@@ -59,7 +59,8 @@ final class InlineTopology implements TopologyHarness {
   private final Map<String, StateStore> stores = new HashMap<>();
   /** Input topic → the source's children (or the global table's processor) it feeds. */
   private final Map<String, Consumer<Record<?, ?>>> inputs = new HashMap<>();
-  private final Map<String, Long> offsets = new HashMap<>();
+  /** Per input topic, the next offset (a counter in place: a boxed merge per record showed up). */
+  private final Map<String, long[]> offsets = new HashMap<>();
   private final List<Schedule> schedules = new ArrayList<>();
   /** What sinks wrote to the topology's own input topics, read once the current work is done. */
   private final java.util.ArrayDeque<Looped> looped = new java.util.ArrayDeque<>();
@@ -68,7 +69,12 @@ final class InlineTopology implements TopologyHarness {
   private final Consumer<Record<?, ?>> decoded;
   private long wallClockMs;
   private long streamTimeMs = -1;
-  private Metadata current;
+  /**
+   * The record being processed: its topic (null between records) and offset; its metadata object
+   * is made only when a processor asks (rarely: a fenced event), not per record.
+   */
+  private String currentTopic;
+  private long currentOffset;
 
   InlineTopology(TopologySettings settings, TopologyListener listener, Instant start) {
     this(HeadroomTopology.nodes(settings, listener), listener, start);
@@ -149,7 +155,7 @@ final class InlineTopology implements TopologyHarness {
     } catch (NodeFailure e) {
       failed(topic, e); // as the live processing handler: counted, skipped
     } finally {
-      current = null;
+      currentTopic = null;
     }
   }
 
@@ -192,7 +198,7 @@ final class InlineTopology implements TopologyHarness {
     } catch (NodeFailure e) {
       failed(topic, e);
     } finally {
-      current = null;
+      currentTopic = null;
     }
     drain();
   }
@@ -275,13 +281,14 @@ final class InlineTopology implements TopologyHarness {
   }
 
   private void enter(String topic, long timestampMs) {
-    long offset = offsets.merge(topic, 1L, Long::sum) - 1;
-    current = new Metadata(topic, 0, offset);
+    long offset = offsets.computeIfAbsent(topic, t -> new long[1])[0]++;
+    currentTopic = topic;
+    currentOffset = offset;
     streamTimeMs = Math.max(streamTimeMs, timestampMs);
   }
 
   RecordMetadata currentRecord() {
-    return current;
+    return currentTopic == null ? null : new Metadata(currentTopic, 0, currentOffset);
   }
 
   StateStore stateStore(String name) {

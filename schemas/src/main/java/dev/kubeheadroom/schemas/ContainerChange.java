@@ -17,8 +17,13 @@ public record ContainerChange(String name, long fromMilli, long toMilli) {
     return new ContainerChange(target.name(), target.fromMilli(), target.toMilli());
   }
 
+  /** An immutable list that the records holding it take as it is (a stream's list is copied again). */
   public static List<ContainerChange> of(List<ContainerTarget> targets) {
-    return targets.stream().map(ContainerChange::of).toList();
+    ContainerChange[] changes = new ContainerChange[targets.size()];
+    for (int i = 0; i < changes.length; i++) {
+      changes[i] = of(targets.get(i));
+    }
+    return List.of(changes);
   }
 
   public ContainerTarget toPolicy() {

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.kubeheadroom.policy.Saturating;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The fields of a pod that Headroom's decisions depend on (docs/design/pipeline.md "Records"). Ingest
@@ -163,13 +163,19 @@ public record PodSnapshot(
     if (limits == null || limits.isEmpty()) {
       return this;
     }
-    List<ContainerSnapshot> next = new ArrayList<>(containers.size());
-    for (ContainerSnapshot c : containers) {
+    return withContainers(cpuLimited(limits));
+  }
+
+  /** The containers with the named ones at new CPU limits, as an immutable list (not copied again). */
+  private List<ContainerSnapshot> cpuLimited(Map<String, Long> limits) {
+    ContainerSnapshot[] next = new ContainerSnapshot[containers.size()];
+    for (int i = 0; i < next.length; i++) {
+      ContainerSnapshot c = containers.get(i);
       Long limit = limits.get(c.name());
-      next.add(limit == null ? c : new ContainerSnapshot(c.name(), c.kind(), c.cpuRequestMilli(), limit,
-          c.memoryGuaranteed(), c.cpuResizeRestarts()));
+      next[i] = limit == null ? c : new ContainerSnapshot(c.name(), c.kind(), c.cpuRequestMilli(), limit,
+          c.memoryGuaranteed(), c.cpuResizeRestarts());
     }
-    return withContainers(next);
+    return List.of(next);
   }
 
   /**
@@ -177,9 +183,9 @@ public record PodSnapshot(
    * bumped as the API server bumps it for a resize (simulated actuators feed this back).
    */
   public PodSnapshot resized(Map<String, Long> limits) {
-    PodSnapshot p = withCpuLimits(limits);
+    List<ContainerSnapshot> next = limits == null || limits.isEmpty() ? containers : cpuLimited(limits);
     return new PodSnapshot(uid, namespace, name, node, phase, qosClass, resourceVersion,
-        generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, p.containers,
+        generation + 1, mode, maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, next,
         resize, podLevelResources, epoch, gang);
   }
 
@@ -197,15 +203,29 @@ public record PodSnapshot(
         containers, resize, podLevelResources, value, gang);
   }
 
-  /** Equal in every field a decision depends on (ignores resourceVersion and epoch). */
+  /**
+   * Equal in every field a decision depends on (ignores resourceVersion and epoch): the record's
+   * equality over its other components, compared in place. It is asked for every watch line and
+   * every booked event, and building two copies of both pods to compare them was a few percent
+   * of a replay (PodSnapshotTest holds it to that definition).
+   */
   public boolean sameBooking(PodSnapshot other) {
     return other != null
-        && withResourceVersion(null).equals(other.withResourceVersion(null));
-  }
-
-  private PodSnapshot withResourceVersion(String rv) {
-    return new PodSnapshot(uid, namespace, name, node, phase, qosClass, rv, generation, mode,
-        maxCpuMilli, maxCpuInvalid, vpaControlsLimits, owners, containers, resize, podLevelResources, 0,
-        gang);
+        && generation == other.generation
+        && maxCpuMilli == other.maxCpuMilli
+        && vpaControlsLimits == other.vpaControlsLimits
+        && podLevelResources == other.podLevelResources
+        && resize == other.resize
+        && uid.equals(other.uid)
+        && node.equals(other.node)
+        && namespace.equals(other.namespace)
+        && name.equals(other.name)
+        && phase.equals(other.phase)
+        && qosClass.equals(other.qosClass)
+        && Objects.equals(mode, other.mode)
+        && Objects.equals(maxCpuInvalid, other.maxCpuInvalid)
+        && Objects.equals(gang, other.gang)
+        && containers.equals(other.containers)
+        && owners.equals(other.owners);
   }
 }

@@ -70,42 +70,40 @@ final class BookingProcessor implements Processor<String, Object, String, Object
       if (record.value() instanceof GangCeiling ceiling) {
         joinCeiling(ceiling, record.timestamp());
       } else {
-        book(record.withValue((NodeEvent) record.value()));
+        book(record.key(), (NodeEvent) record.value(), record.timestamp()); // no Record copy per event
       }
     } catch (RuntimeException e) {
       throw new NodeFailure(record.key(), e); // to the processing handler: dead-lettered, skipped
     }
   }
 
-  private void book(Record<String, NodeEvent> record) {
-    String node = record.key();
-    NodeEvent event = record.value();
+  private void book(String node, NodeEvent event, long timestamp) {
     if (!fence.admits(node, event.epoch())) {
       listener.fenced(context.recordMetadata().map(m -> m.topic()).orElse(""), node, event.epoch(),
           fence.fence(node));
       return;
     }
-    Instant at = Instant.ofEpochMilli(record.timestamp());
+    Instant at = Instant.ofEpochMilli(timestamp);
     // The epoch has done its work: bookings hold the events as published, so a new leader's
     // re-publish of an unchanged pod or node changes nothing downstream.
     Step step = bookings.load(node).apply(event.withEpoch(0), at);
     bookings.save(step);
-    if (record.value() instanceof ResizeOutcome outcome && RefusalBackoff.refuses(outcome.result())
+    if (event instanceof ResizeOutcome outcome && RefusalBackoff.refuses(outcome.result())
         && step.touchedPods().contains(outcome.podUid())) {
       // touched: counted (a redelivered refusal leaves the entry as it was)
       listener.backedOff(node, outcome.result(), step.booking().pods().get(outcome.podUid()).refusals());
     }
-    if (record.value() instanceof PodRemoved removed && removed.namespace() != null
+    if (event instanceof PodRemoved removed && removed.namespace() != null
         && removed.name() != null) {
       listener.podRemoved(node, removed.namespace(), removed.name());
     }
-    if (record.value() instanceof NodeRemoved) {
-      forwardReports(gangs.removed(node), record.timestamp());
+    if (event instanceof NodeRemoved) {
+      forwardReports(gangs.removed(node), timestamp);
       debouncer.forget(node);
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
-      debouncer.touch(node, changedAt(record.timestamp()));
+      debouncer.touch(node, changedAt(timestamp));
     }
   }
 

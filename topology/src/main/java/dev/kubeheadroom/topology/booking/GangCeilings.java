@@ -41,8 +41,8 @@ public final class GangCeilings {
    */
   public static GangCeilings of(Map<String, NodeDecider.PodView> views, List<Decision> own,
       List<String> ownerKinds, Map<String, CeilingRatio> remote) {
-    Map<String, String> gangByUid = new HashMap<>();
-    Map<String, List<GangMember>> report = new TreeMap<>();
+    Map<String, String> gangByUid = null; // most nodes have no gang member: no maps made for them
+    Map<String, List<GangMember>> report = null;
     for (Decision d : own) {
       NodeDecider.PodView view = views.get(d.key());
       String gang = GangKey.of(view.entry().pod(), ownerKinds);
@@ -50,11 +50,19 @@ public final class GangCeilings {
       if (gang == null || request <= 0 || d.targetLimitMilli() < request) {
         continue; // no gang, or nothing a ratio can say (a pod with no request)
       }
+      if (gangByUid == null) {
+        gangByUid = new HashMap<>();
+        report = new TreeMap<>();
+      }
       gangByUid.put(d.key(), gang);
       report.computeIfAbsent(gang, g -> new ArrayList<>()).add(new GangMember(d.key(), request, d.targetLimitMilli()));
     }
-    if (gangByUid.isEmpty() && remote.isEmpty()) {
-      return NONE;
+    if (gangByUid == null) {
+      if (remote.isEmpty()) {
+        return NONE;
+      }
+      gangByUid = new HashMap<>();
+      report = new TreeMap<>();
     }
     Map<String, GangRatio> ceilings = new HashMap<>();
     report.forEach((gang, members) -> {

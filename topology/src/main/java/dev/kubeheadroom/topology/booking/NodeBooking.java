@@ -9,7 +9,7 @@ import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import java.time.Instant;
-import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -26,28 +26,27 @@ import java.util.TreeMap;
  *
  * @param node node name
  * @param snapshot the node, or null until its first snapshot arrives (pods can come first)
- * @param pods live pods by uid (sorted: iteration order is part of determinism); copied, unless
- *     already an unmodifiable view, which is taken as handed over (see {@link #owning})
+ * @param pods live pods by uid (sorted: iteration order is part of determinism); copied into an
+ *     immutable {@link PodTable}, unless already one, which is shared: every event makes a new
+ *     booking, and each makes its pods from the last booking's table by a copy of one array
  */
 public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, PodEntry> pods) {
-  private static final Class<?> HANDED_OVER = Collections.unmodifiableSortedMap(new TreeMap<>()).getClass();
-
   public NodeBooking {
-    if (pods.getClass() != HANDED_OVER) {
-      pods = Collections.unmodifiableSortedMap(new TreeMap<>(pods));
-    }
+    pods = PodTable.copyOf(pods);
   }
 
-  /**
-   * A booking over a map no one else holds, without the defensive copy: every event makes a new
-   * booking, and copying each node's pods twice per event was a tenth of a replay.
-   */
+  /** A booking over pods read from the stores (a map no one else holds). */
   static NodeBooking owning(String node, NodeSnapshot snapshot, TreeMap<String, PodEntry> fresh) {
-    return new NodeBooking(node, snapshot, Collections.unmodifiableSortedMap(fresh));
+    return new NodeBooking(node, snapshot, fresh);
   }
 
   public static NodeBooking empty(String node) {
-    return new NodeBooking(node, null, new TreeMap<>());
+    return new NodeBooking(node, null, PodTable.EMPTY);
+  }
+
+  /** The pods as the table they are held in. */
+  PodTable table() {
+    return (PodTable) pods;
   }
 
   /** Folds one event, observed at {@code at} (its record time), into the booking. */
@@ -176,35 +175,32 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
 
   /** The node as {@code node}, every pod's refusal episode over. */
   private Step clearRefusals(NodeSnapshot node) {
-    TreeMap<String, PodEntry> next = new TreeMap<>(pods);
-    Set<String> touched = new HashSet<>();
+    Map<String, PodEntry> edits = new HashMap<>();
     for (Map.Entry<String, PodEntry> e : pods.entrySet()) {
       PodEntry cleared = e.getValue().cleared();
       if (cleared != e.getValue()) {
-        next.put(e.getKey(), cleared);
-        touched.add(e.getKey());
+        edits.put(e.getKey(), cleared);
       }
     }
-    return new Step(owning(this.node, node, next), touched, true, true, Optional.empty());
+    return new Step(new NodeBooking(this.node, node, table().replacing(edits)), edits.keySet(), true, true,
+        Optional.empty());
   }
 
   private Step removePods(Set<String> uids) {
-    TreeMap<String, PodEntry> next = new TreeMap<>(pods);
     Set<String> removed = new HashSet<>();
     for (String uid : uids) {
-      if (next.remove(uid) != null) {
+      if (pods.containsKey(uid)) {
         removed.add(uid);
       }
     }
     if (removed.isEmpty()) {
       return Step.unchanged(this);
     }
-    return new Step(owning(node, snapshot, next), removed, false, true, Optional.empty());
+    return new Step(new NodeBooking(node, snapshot, table().without(removed)), removed, false, true,
+        Optional.empty());
   }
 
   NodeBooking with(String uid, PodEntry entry) {
-    TreeMap<String, PodEntry> next = new TreeMap<>(pods);
-    next.put(uid, entry);
-    return owning(node, snapshot, next);
+    return new NodeBooking(node, snapshot, table().with(uid, entry));
   }
 }

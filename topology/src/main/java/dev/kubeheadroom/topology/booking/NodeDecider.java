@@ -37,8 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -86,15 +84,18 @@ public final class NodeDecider {
     NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
     PolicyConfig policyConfig = config.forPool(pool).toPolicyConfig();
     Map<String, PodView> views = views(booking, config, namespaces, now);
-    List<PodInput> inputs = views.values().stream().map(PodView::input).toList();
+    List<PodInput> inputs = new ArrayList<>(views.size());
+    for (PodView view : views.values()) {
+      inputs.add(view.input());
+    }
     List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? tenants(views, namespaces) : null;
     NodeResult result = tenants == null
         ? SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig)
         : HierarchicalPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, tenants, policyConfig);
     GangCeilings gangs = GangCeilings.of(views, result.decisions(), config.gangOwnerKinds(), ceilings);
 
-    PodEdits pods = new PodEdits(booking.pods());
-    Set<String> touched = new HashSet<>();
+    PodEdits pods = new PodEdits(booking.table());
+    Set<String> touched = new HashSet<>(4);
     dropStalePending(views, pods, touched, config, now);
 
     List<PodChange> changes = new ArrayList<>();
@@ -124,7 +125,7 @@ public final class NodeDecider {
       touched.add(pod.uid());
     }
     NodeBooking next = touched.isEmpty() ? booking
-        : NodeBooking.owning(booking.node(), booking.snapshot(), pods.edited());
+        : new NodeBooking(booking.node(), booking.snapshot(), pods.edited());
     if (changes.isEmpty()) {
       return new Decided(new Step(next, touched, false, false, Optional.empty()), gangs);
     }
@@ -169,15 +170,30 @@ public final class NodeDecider {
   public static Map<String, PodView> views(
       NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now) {
-    Map<String, PodView> views = new LinkedHashMap<>();
-    Map<String, NamespaceInfo> nsCache = new HashMap<>();
+    Map<String, PodView> views = new LinkedHashMap<>(booking.pods().size() * 4 / 3 + 1);
+    // Each namespace is looked up once per decision; pods of one namespace tend to share a node,
+    // so the last one answers most lookups without a map of its own per decision.
+    Map<String, NamespaceInfo> nsCache = null;
+    String lastNs = null;
+    NamespaceInfo lastInfo = null;
     for (PodEntry entry : booking.pods().values()) {
       PodSnapshot pod = entry.pod();
-      NamespaceInfo ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
+      NamespaceInfo ns;
+      if (lastNs != null && lastNs.equals(pod.namespace())) {
+        ns = lastInfo;
+      } else {
+        if (nsCache == null) {
+          nsCache = new HashMap<>();
+        }
+        ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
+        lastNs = pod.namespace();
+        lastInfo = ns;
+      }
       Ineligibility whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
       Pending pending = usablePending(entry, config, now);
-      List<ContainerInput> containers = new ArrayList<>();
-      for (ContainerSnapshot c : pod.limitBearingContainers()) {
+      List<ContainerSnapshot> bearing = pod.limitBearingContainers();
+      List<ContainerInput> containers = new ArrayList<>(bearing.size());
+      for (ContainerSnapshot c : bearing) {
         long limit = c.cpuLimitMilli();
         if (whyNot == null && pending != null && pending.containers().containsKey(c.name())) {
           limit = pending.containers().get(c.name());
@@ -209,31 +225,29 @@ public final class NodeDecider {
   }
 
   /**
-   * The booking's pods with this decision's edits: copied at the first edit only, as most
-   * evaluations change no pod.
+   * The booking's pods with this decision's edits: the edits are kept apart and the table copied
+   * once at the end, only when there were any, as most evaluations change no pod.
    */
   private static final class PodEdits {
-    private final SortedMap<String, PodEntry> original;
-    private TreeMap<String, PodEntry> copy;
+    private final PodTable original;
+    private final Map<String, PodEntry> edits = new HashMap<>(4);
 
-    PodEdits(SortedMap<String, PodEntry> original) {
+    PodEdits(PodTable original) {
       this.original = original;
     }
 
     PodEntry get(String uid) {
-      return copy == null ? original.get(uid) : copy.get(uid);
+      PodEntry edited = edits.get(uid);
+      return edited != null ? edited : original.get(uid);
     }
 
     void put(String uid, PodEntry entry) {
-      if (copy == null) {
-        copy = new TreeMap<>(original);
-      }
-      copy.put(uid, entry);
+      edits.put(uid, entry);
     }
 
     /** The edited pods (only after an edit). */
-    TreeMap<String, PodEntry> edited() {
-      return copy;
+    PodTable edited() {
+      return original.replacing(edits);
     }
   }
 

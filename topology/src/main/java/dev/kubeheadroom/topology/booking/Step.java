@@ -17,7 +17,13 @@ public record Step(
     Optional<NodeDecision> decision) {
 
   public Step {
-    touchedPods = Set.copyOf(touchedPods);
+    // Set.copyOf copies through a HashSet even an empty or one-element set; most steps touch none
+    // or one pod, and a step is made per event and per decision.
+    touchedPods = switch (touchedPods.size()) {
+      case 0 -> Set.of();
+      case 1 -> Set.of(touchedPods.iterator().next());
+      default -> Set.copyOf(touchedPods);
+    };
   }
 
   static Step unchanged(NodeBooking booking) {
