@@ -74,6 +74,7 @@ final class InlineTopology implements TopologyHarness {
    * is made only when a processor asks (rarely: a fenced event), not per record.
    */
   private String currentTopic;
+  private int currentPartition;
   private long currentOffset;
 
   InlineTopology(TopologySettings settings, TopologyListener listener, Instant start) {
@@ -148,7 +149,8 @@ final class InlineTopology implements TopologyHarness {
     }
     enter(topic, timestampMs);
     if (at != null) {
-      current = at;
+      currentPartition = at.partition();
+      currentOffset = at.offset();
     }
     try {
       input.accept(new Record<>(key, value, timestampMs));
@@ -283,12 +285,13 @@ final class InlineTopology implements TopologyHarness {
   private void enter(String topic, long timestampMs) {
     long offset = offsets.computeIfAbsent(topic, t -> new long[1])[0]++;
     currentTopic = topic;
+    currentPartition = 0;
     currentOffset = offset;
     streamTimeMs = Math.max(streamTimeMs, timestampMs);
   }
 
   RecordMetadata currentRecord() {
-    return currentTopic == null ? null : new Metadata(currentTopic, 0, currentOffset);
+    return currentTopic == null ? null : new Metadata(currentTopic, currentPartition, currentOffset);
   }
 
   StateStore stateStore(String name) {
