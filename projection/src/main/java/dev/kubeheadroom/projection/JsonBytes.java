@@ -51,6 +51,8 @@ final class JsonBytes {
   private int nameStart;
   private int nameEnd;
   private int nameKey;
+  private int valueStart;
+  private int valueEnd;
   /** Set by a container's start and cleared by its first {@link #field}/{@link #element}: no comma yet. */
   private boolean first;
   private boolean escaped;
@@ -192,16 +194,39 @@ final class JsonBytes {
 
   /** The string value here; without an escape, the one {@code cache} holds for these bytes. */
   String string(ByteStrings cache) {
+    return plainString() && cache != null ? cache.get(b, valueStart, valueEnd) : lastString();
+  }
+
+  /**
+   * Moves past the string value here, whose content is then {@code [valueStart(), valueEnd())} of
+   * {@link #bytes()}; whether it had no escape (the bytes are then its text).
+   */
+  boolean plainString() {
     if (b[pos] != '"') {
       throw REFUSED;
     }
-    int start = pos + 1;
-    int end = stringEnd(start);
-    pos = end + 1;
-    if (escaped) {
-      return JsonStrings.unescape(b, start, end);
-    }
-    return cache == null ? new String(b, start, end - start, StandardCharsets.ISO_8859_1) : cache.get(b, start, end);
+    valueStart = pos + 1;
+    valueEnd = stringEnd(valueStart);
+    pos = valueEnd + 1;
+    return !escaped;
+  }
+
+  /** The string {@link #plainString} last moved past, its escapes decoded. */
+  String lastString() {
+    return escaped ? JsonStrings.unescape(b, valueStart, valueEnd)
+        : new String(b, valueStart, valueEnd - valueStart, StandardCharsets.ISO_8859_1);
+  }
+
+  byte[] bytes() {
+    return b;
+  }
+
+  int valueStart() {
+    return valueStart;
+  }
+
+  int valueEnd() {
+    return valueEnd;
   }
 
   /** An integer that fits a long (Jackson's INT or LONG); a float or a longer integer is refused. */

@@ -308,7 +308,7 @@ final class ProjectedByteFields {
 
   private Map<String, String> strings(JsonBytes j) {
     j.startObject();
-    Map<String, String> out = new LinkedHashMap<>();
+    Map<String, String> out = new LinkedHashMap<>(4); // a few labels: a table of 4, not 16
     while (j.field()) {
       String key = j.name(vocabulary);
       out.put(key, j.string(vocabulary));
@@ -319,7 +319,7 @@ final class ProjectedByteFields {
   /** A quantity map as fabric8's {@code Quantity} deserializer builds it from strings. */
   private Map<String, Quantity> quantities(JsonBytes j) {
     j.startObject();
-    Map<String, Quantity> out = new LinkedHashMap<>();
+    Map<String, Quantity> out = new LinkedHashMap<>(4);
     while (j.field()) {
       String key = j.name(vocabulary);
       out.put(key, quantities.of(j.string(vocabulary)));

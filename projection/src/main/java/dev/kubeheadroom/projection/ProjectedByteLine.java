@@ -7,6 +7,8 @@ import dev.kubeheadroom.projection.JsonBytes.Name;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * {@link ProjectedWatchLine} over a line's bytes: a Pod or Node line in the plain shape the API
@@ -23,9 +25,13 @@ final class ProjectedByteLine {
   private static final Name KIND = new Name("kind");
 
   private final ProjectedByteFields fields = new ProjectedByteFields();
-  /** Consecutive lines mostly share their time: one string for it. */
-  private final ByteStrings times = new ByteStrings(1);
+  /** The last {@code at} read from its bytes, and its instant. */
+  private final byte[] lastAt = new byte[32];
+  private int lastAtLength = -1;
+  private Instant lastAtInstant;
 
+  /** The line's {@code at}, read from its bytes; else its text (the text path reads it), or neither. */
+  private Instant atInstant;
   private String at;
   private String type;
   private String apiVersion;
@@ -37,6 +43,7 @@ final class ProjectedByteLine {
    * trailing whitespace); refused unless it is a plain Pod or Node line.
    */
   void read(JsonBytes j) {
+    atInstant = null;
     at = null;
     type = null;
     apiVersion = null;
@@ -45,8 +52,9 @@ final class ProjectedByteLine {
     j.ws();
     j.startObject();
     while (j.field()) {
-      if (j.nameIs(AT)) {
-        at = j.string(times);
+      if (j.nameIs(AT)) { // a later one replaces an earlier one, as in a JSON tree
+        atInstant = j.plainString() ? time(j.bytes(), j.valueStart(), j.valueEnd()) : null;
+        at = atInstant == null ? j.lastString() : null;
       } else if (j.nameIs(TYPE)) {
         type = j.string(fields.vocabulary());
       } else if (j.nameIs(OBJECT)) {
@@ -91,8 +99,27 @@ final class ProjectedByteLine {
     throw REFUSED;
   }
 
+  /**
+   * The instant of a plain UTC time (the last line's when the bytes are the same: consecutive
+   * lines often share it), or null for any other text.
+   */
+  private Instant time(byte[] b, int from, int to) {
+    int n = to - from;
+    if (n == lastAtLength && Arrays.equals(b, from, to, lastAt, 0, n)) {
+      return lastAtInstant;
+    }
+    Instant t = n <= lastAt.length ? WatchTime.parseUtc(b, from, to) : null;
+    if (t != null) {
+      System.arraycopy(b, from, lastAt, 0, n);
+      lastAtLength = n;
+      lastAtInstant = t;
+    }
+    return t;
+  }
+
   /** The item of the line last read, as {@link WatchLogReader#parse} would make it. */
   WatchLogItem item(WatchLogReader reader, long number) {
-    return reader.item(number, at, type, kind, apiVersion, object);
+    return atInstant != null ? reader.item(number, atInstant, type, kind, apiVersion, object)
+        : reader.item(number, at, type, kind, apiVersion, object);
   }
 }

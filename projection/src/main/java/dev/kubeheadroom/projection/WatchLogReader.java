@@ -209,6 +209,12 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     return item(number, at, type, true, kind, apiVersion, target -> object);
   }
 
+  /** As above, with the line's {@code at} already read as an instant (its text would have parsed to it). */
+  WatchLogItem item(long number, Instant at, String type, String kind, String apiVersion, HasMetadata object) {
+    lastAt = at;
+    return item(number, null, type, true, kind, apiVersion, target -> object);
+  }
+
   private static String text(JsonNode node) {
     return node != null && node.isTextual() ? node.textValue() : null;
   }
