@@ -13,8 +13,8 @@ import java.nio.charset.StandardCharsets;
  * are far above these), and a refusal never changes what a line yields.
  *
  * <p>A line must end in a control byte (a line break; the reader keeps a {@code '\n'} after its
- * data) followed by at least 7 more bytes of the array: every scan stops at a control byte, so no
- * scan goes past the line's end, and a string scan reads whole 8-byte words.
+ * data) followed by at least 15 more bytes of the array: every scan stops at a control byte, so no
+ * scan goes past the line's end, and names and strings are read in whole 8-byte words.
  */
 final class JsonBytes {
   /** A line left to the text path. Thrown often enough (every block boundary) to skip the stack trace. */
@@ -26,23 +26,6 @@ final class JsonBytes {
 
   static final Refused REFUSED = new Refused();
 
-  /** A field name the binding reads: its ASCII bytes and a key that rejects other names at once. */
-  static final class Name {
-    final byte[] bytes;
-    final int key;
-
-    Name(String name) {
-      bytes = name.getBytes(StandardCharsets.US_ASCII);
-      key = key(bytes, 0, bytes.length);
-    }
-  }
-
-  /** Length, first, middle and last byte: rarely the same for two names. */
-  private static int key(byte[] b, int from, int to) {
-    int n = to - from;
-    return n == 0 ? 0 : n | b[from] << 8 | b[from + n / 2] << 16 | b[to - 1] << 24;
-  }
-
   static final int MAX_SKIP_DEPTH = 32;
   static final int MAX_NUMBER = 100;
 
@@ -50,7 +33,7 @@ final class JsonBytes {
   private int pos;
   private int nameStart;
   private int nameEnd;
-  private int nameKey;
+  private FieldName fieldName;
   private int valueStart;
   private int valueEnd;
   /** Set by a container's start and cleared by its first {@link #field}/{@link #element}: no comma yet. */
@@ -119,11 +102,28 @@ final class JsonBytes {
       throw REFUSED;
     }
     nameStart = pos + 1;
-    nameEnd = stringEnd(nameStart);
-    if (escaped) {
-      throw REFUSED;
+    // A name the binding reads fits in two words: find its end and the name from them at once.
+    long low = JsonStrings.word(b, nameStart);
+    long high = 0;
+    long stops = JsonStrings.specials(low);
+    int n;
+    if (stops != 0) {
+      n = Long.numberOfTrailingZeros(stops) >>> 3;
+    } else {
+      high = JsonStrings.word(b, nameStart + 8);
+      stops = JsonStrings.specials(high);
+      n = stops != 0 ? 8 + (Long.numberOfTrailingZeros(stops) >>> 3) : FieldName.MAX_LENGTH;
     }
-    nameKey = key(b, nameStart, nameEnd);
+    if (n < FieldName.MAX_LENGTH && b[nameStart + n] == '"') {
+      nameEnd = nameStart + n;
+      fieldName = FieldName.of(JsonStrings.first(low, n), n > 8 ? JsonStrings.first(high, n - 8) : 0, n);
+    } else { // longer, or an escape, or no string
+      nameEnd = stringEnd(nameStart);
+      if (escaped) {
+        throw REFUSED;
+      }
+      fieldName = FieldName.OTHER;
+    }
     pos = nameEnd + 1;
     ws();
     if (b[pos] != ':') {
@@ -134,18 +134,9 @@ final class JsonBytes {
     return true;
   }
 
-  /** Whether the current field's name is {@code name}. */
-  boolean nameIs(Name name) {
-    if (nameKey != name.key) {
-      return false;
-    }
-    byte[] expected = name.bytes;
-    for (int i = 0; i < expected.length; i++) {
-      if (b[nameStart + i] != expected[i]) {
-        return false;
-      }
-    }
-    return true;
+  /** The current field's name, if the binding reads it. */
+  FieldName fieldName() {
+    return fieldName;
   }
 
   /** The current field's name as a string (a plain name: no escape). */

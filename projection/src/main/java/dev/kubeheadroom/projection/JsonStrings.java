@@ -9,6 +9,9 @@ import java.nio.ByteOrder;
  * most of a line's bytes are inside strings), whether its escapes are valid, and its decoded
  * content. A control byte (the line's end among them) or a byte outside ASCII inside a string is
  * refused ({@link JsonBytes#REFUSED}).
+ *
+ * <p>Words are read whole: the array must have 16 bytes after the end of the line (its line
+ * break and 15 more), which the reader's buffer keeps.
  */
 final class JsonStrings {
   /** Set in {@link #end}'s result when the string has an escape (indexes never use the sign bit). */
@@ -23,13 +26,12 @@ final class JsonStrings {
 
   /**
    * The index of the closing quote of the string whose content starts at {@code i} in {@code b},
-   * with {@link #ESCAPED} set when the string has an escape; checks the escapes. Reads whole
-   * 8-byte words: the array must have 7 bytes after the line's end.
+   * with {@link #ESCAPED} set when the string has an escape; checks the escapes.
    */
   static int end(byte[] b, int i) {
     boolean escaped = false;
     while (true) {
-      long stop = specials((long) WORDS.get(b, i));
+      long stop = specials(word(b, i));
       if (stop == 0) {
         i += 8;
         continue;
@@ -52,10 +54,20 @@ final class JsonStrings {
    * 0x20 or above 0x7f, and possibly of bytes after the first such one (a borrow only ever starts
    * at one): so the lowest bit set marks the first byte a string scan must stop at.
    */
-  private static long specials(long w) {
+  static long specials(long w) {
     long quote = w ^ (ONES * '"');
     long backslash = w ^ (ONES * '\\');
     return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (w - ONES * 0x20) & ~w | w) & HIGHS;
+  }
+
+  /** The bytes {@code [i, i + 8)} of {@code b}, the first in the lowest bits. */
+  static long word(byte[] b, int i) {
+    return (long) WORDS.get(b, i);
+  }
+
+  /** The first {@code n} (0 to 8) bytes of {@code w}, the others zero. */
+  static long first(long w, int n) {
+    return n >= 8 ? w : w & ((1L << (n << 3)) - 1);
   }
 
   /** After the backslash at {@code i - 1}: the index past the escape, or refused. */

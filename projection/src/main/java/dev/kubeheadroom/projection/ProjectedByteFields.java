@@ -2,7 +2,6 @@ package dev.kubeheadroom.projection;
 
 import static dev.kubeheadroom.projection.JsonBytes.REFUSED;
 
-import dev.kubeheadroom.projection.JsonBytes.Name;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerResizePolicy;
@@ -31,39 +30,6 @@ import java.util.Map;
  * Not thread-safe (one per reader).
  */
 final class ProjectedByteFields {
-  private static final Name METADATA = new Name("metadata");
-  private static final Name SPEC = new Name("spec");
-  private static final Name STATUS = new Name("status");
-  private static final Name API_VERSION = new Name("apiVersion");
-  private static final Name KIND = new Name("kind");
-  private static final Name NAME = new Name("name");
-  private static final Name NAMESPACE = new Name("namespace");
-  private static final Name UID = new Name("uid");
-  private static final Name RESOURCE_VERSION = new Name("resourceVersion");
-  private static final Name GENERATION = new Name("generation");
-  private static final Name LABELS = new Name("labels");
-  private static final Name ANNOTATIONS = new Name("annotations");
-  private static final Name OWNER_REFERENCES = new Name("ownerReferences");
-  private static final Name CONTROLLER = new Name("controller");
-  private static final Name NODE_NAME = new Name("nodeName");
-  private static final Name CONTAINERS = new Name("containers");
-  private static final Name INIT_CONTAINERS = new Name("initContainers");
-  private static final Name RESOURCES = new Name("resources");
-  private static final Name RESTART_POLICY = new Name("restartPolicy");
-  private static final Name RESIZE_POLICY = new Name("resizePolicy");
-  private static final Name REQUESTS = new Name("requests");
-  private static final Name LIMITS = new Name("limits");
-  private static final Name RESOURCE_NAME = new Name("resourceName");
-  private static final Name PHASE = new Name("phase");
-  private static final Name QOS_CLASS = new Name("qosClass");
-  private static final Name RESIZE = new Name("resize");
-  private static final Name CONDITIONS = new Name("conditions");
-  private static final Name TYPE = new Name("type");
-  private static final Name REASON = new Name("reason");
-  private static final Name ALLOCATABLE = new Name("allocatable");
-  private static final Name NODE_INFO = new Name("nodeInfo");
-  private static final Name OPERATING_SYSTEM = new Name("operatingSystem");
-
   /** Strings a log repeats: a few hundred node names and namespaces, keys, phases, quantities. */
   private final ByteStrings vocabulary = new ByteStrings(2048);
   private final QuantityCache quantities = new QuantityCache(256);
@@ -76,16 +42,12 @@ final class ProjectedByteFields {
   Pod pod(JsonBytes j) {
     Pod pod = new Pod();
     while (j.field()) {
-      if (j.nameIs(METADATA)) {
-        pod.setMetadata(meta(j));
-      } else if (j.nameIs(SPEC)) {
-        pod.setSpec(podSpec(j));
-      } else if (j.nameIs(STATUS)) {
-        pod.setStatus(podStatus(j));
-      } else if (j.nameIs(API_VERSION) || j.nameIs(KIND)) {
-        throw REFUSED; // a duplicate: the full path takes the last one
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case METADATA -> pod.setMetadata(meta(j));
+        case SPEC -> pod.setSpec(podSpec(j));
+        case STATUS -> pod.setStatus(podStatus(j));
+        case API_VERSION, KIND -> throw REFUSED; // a duplicate: the full path takes the last one
+        default -> j.skipValue();
       }
     }
     return pod;
@@ -95,14 +57,11 @@ final class ProjectedByteFields {
   Node node(JsonBytes j) {
     Node node = new Node();
     while (j.field()) {
-      if (j.nameIs(METADATA)) {
-        node.setMetadata(meta(j));
-      } else if (j.nameIs(STATUS)) {
-        node.setStatus(nodeStatus(j));
-      } else if (j.nameIs(API_VERSION) || j.nameIs(KIND)) {
-        throw REFUSED;
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case METADATA -> node.setMetadata(meta(j));
+        case STATUS -> node.setStatus(nodeStatus(j));
+        case API_VERSION, KIND -> throw REFUSED;
+        default -> j.skipValue();
       }
     }
     return node;
@@ -112,24 +71,16 @@ final class ProjectedByteFields {
     j.startObject();
     ObjectMeta meta = new ObjectMeta();
     while (j.field()) {
-      if (j.nameIs(NAME)) {
-        meta.setName(j.string());
-      } else if (j.nameIs(NAMESPACE)) {
-        meta.setNamespace(j.string(vocabulary));
-      } else if (j.nameIs(UID)) {
-        meta.setUid(j.string());
-      } else if (j.nameIs(RESOURCE_VERSION)) {
-        meta.setResourceVersion(j.string());
-      } else if (j.nameIs(GENERATION)) {
-        meta.setGeneration(j.integer());
-      } else if (j.nameIs(LABELS)) {
-        meta.setLabels(strings(j));
-      } else if (j.nameIs(ANNOTATIONS)) {
-        meta.setAnnotations(strings(j));
-      } else if (j.nameIs(OWNER_REFERENCES)) {
-        meta.setOwnerReferences(owners(j));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case NAME -> meta.setName(j.string());
+        case NAMESPACE -> meta.setNamespace(j.string(vocabulary));
+        case UID -> meta.setUid(j.string());
+        case RESOURCE_VERSION -> meta.setResourceVersion(j.string());
+        case GENERATION -> meta.setGeneration(j.integer());
+        case LABELS -> meta.setLabels(strings(j));
+        case ANNOTATIONS -> meta.setAnnotations(strings(j));
+        case OWNER_REFERENCES -> meta.setOwnerReferences(owners(j));
+        default -> j.skipValue();
       }
     }
     return meta;
@@ -142,16 +93,12 @@ final class ProjectedByteFields {
       j.startObject();
       OwnerReference ref = new OwnerReference();
       while (j.field()) {
-        if (j.nameIs(KIND)) {
-          ref.setKind(j.string(vocabulary));
-        } else if (j.nameIs(NAME)) {
-          ref.setName(j.string());
-        } else if (j.nameIs(UID)) {
-          ref.setUid(j.string());
-        } else if (j.nameIs(CONTROLLER)) {
-          ref.setController(j.bool());
-        } else {
-          j.skipValue();
+        switch (j.fieldName()) {
+          case KIND -> ref.setKind(j.string(vocabulary));
+          case NAME -> ref.setName(j.string());
+          case UID -> ref.setUid(j.string());
+          case CONTROLLER -> ref.setController(j.bool());
+          default -> j.skipValue();
         }
       }
       owners.add(ref);
@@ -163,16 +110,12 @@ final class ProjectedByteFields {
     j.startObject();
     PodSpec spec = new PodSpec();
     while (j.field()) {
-      if (j.nameIs(NODE_NAME)) {
-        spec.setNodeName(j.string(vocabulary));
-      } else if (j.nameIs(CONTAINERS)) {
-        spec.setContainers(containers(j));
-      } else if (j.nameIs(INIT_CONTAINERS)) {
-        spec.setInitContainers(containers(j));
-      } else if (j.nameIs(RESOURCES)) {
-        spec.setResources(resources(j));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case NODE_NAME -> spec.setNodeName(j.string(vocabulary));
+        case CONTAINERS -> spec.setContainers(containers(j));
+        case INIT_CONTAINERS -> spec.setInitContainers(containers(j));
+        case RESOURCES -> spec.setResources(resources(j));
+        default -> j.skipValue();
       }
     }
     return spec;
@@ -185,16 +128,12 @@ final class ProjectedByteFields {
       j.startObject();
       Container c = new Container();
       while (j.field()) {
-        if (j.nameIs(NAME)) {
-          c.setName(j.string(vocabulary));
-        } else if (j.nameIs(RESTART_POLICY)) {
-          c.setRestartPolicy(j.string(vocabulary));
-        } else if (j.nameIs(RESOURCES)) {
-          c.setResources(resources(j));
-        } else if (j.nameIs(RESIZE_POLICY)) {
-          c.setResizePolicy(resizePolicy(j));
-        } else {
-          j.skipValue();
+        switch (j.fieldName()) {
+          case NAME -> c.setName(j.string(vocabulary));
+          case RESTART_POLICY -> c.setRestartPolicy(j.string(vocabulary));
+          case RESOURCES -> c.setResources(resources(j));
+          case RESIZE_POLICY -> c.setResizePolicy(resizePolicy(j));
+          default -> j.skipValue();
         }
       }
       containers.add(c);
@@ -206,12 +145,10 @@ final class ProjectedByteFields {
     j.startObject();
     ResourceRequirements r = new ResourceRequirements();
     while (j.field()) {
-      if (j.nameIs(REQUESTS)) {
-        r.setRequests(quantities(j));
-      } else if (j.nameIs(LIMITS)) {
-        r.setLimits(quantities(j));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case REQUESTS -> r.setRequests(quantities(j));
+        case LIMITS -> r.setLimits(quantities(j));
+        default -> j.skipValue();
       }
     }
     return r;
@@ -224,12 +161,10 @@ final class ProjectedByteFields {
       j.startObject();
       ContainerResizePolicy policy = new ContainerResizePolicy();
       while (j.field()) {
-        if (j.nameIs(RESOURCE_NAME)) {
-          policy.setResourceName(j.string(vocabulary));
-        } else if (j.nameIs(RESTART_POLICY)) {
-          policy.setRestartPolicy(j.string(vocabulary));
-        } else {
-          j.skipValue();
+        switch (j.fieldName()) {
+          case RESOURCE_NAME -> policy.setResourceName(j.string(vocabulary));
+          case RESTART_POLICY -> policy.setRestartPolicy(j.string(vocabulary));
+          default -> j.skipValue();
         }
       }
       out.add(policy);
@@ -241,16 +176,12 @@ final class ProjectedByteFields {
     j.startObject();
     PodStatus status = new PodStatus();
     while (j.field()) {
-      if (j.nameIs(PHASE)) {
-        status.setPhase(j.string(vocabulary));
-      } else if (j.nameIs(QOS_CLASS)) {
-        status.setQosClass(j.string(vocabulary));
-      } else if (j.nameIs(RESIZE)) {
-        status.setResize(j.string(vocabulary));
-      } else if (j.nameIs(CONDITIONS)) {
-        status.setConditions(conditions(j));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case PHASE -> status.setPhase(j.string(vocabulary));
+        case QOS_CLASS -> status.setQosClass(j.string(vocabulary));
+        case RESIZE -> status.setResize(j.string(vocabulary));
+        case CONDITIONS -> status.setConditions(conditions(j));
+        default -> j.skipValue();
       }
     }
     return status;
@@ -263,14 +194,11 @@ final class ProjectedByteFields {
       j.startObject();
       PodCondition c = new PodCondition();
       while (j.field()) {
-        if (j.nameIs(TYPE)) {
-          c.setType(j.string(vocabulary));
-        } else if (j.nameIs(STATUS)) {
-          c.setStatus(j.string(vocabulary));
-        } else if (j.nameIs(REASON)) {
-          c.setReason(j.string(vocabulary));
-        } else {
-          j.skipValue();
+        switch (j.fieldName()) {
+          case TYPE -> c.setType(j.string(vocabulary));
+          case STATUS -> c.setStatus(j.string(vocabulary));
+          case REASON -> c.setReason(j.string(vocabulary));
+          default -> j.skipValue();
         }
       }
       out.add(c);
@@ -282,12 +210,10 @@ final class ProjectedByteFields {
     j.startObject();
     NodeStatus status = new NodeStatus();
     while (j.field()) {
-      if (j.nameIs(ALLOCATABLE)) {
-        status.setAllocatable(quantities(j));
-      } else if (j.nameIs(NODE_INFO)) {
-        status.setNodeInfo(nodeInfo(j));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case ALLOCATABLE -> status.setAllocatable(quantities(j));
+        case NODE_INFO -> status.setNodeInfo(nodeInfo(j));
+        default -> j.skipValue();
       }
     }
     return status;
@@ -297,10 +223,9 @@ final class ProjectedByteFields {
     j.startObject();
     NodeSystemInfo info = new NodeSystemInfo();
     while (j.field()) {
-      if (j.nameIs(OPERATING_SYSTEM)) {
-        info.setOperatingSystem(j.string(vocabulary));
-      } else {
-        j.skipValue();
+      switch (j.fieldName()) {
+        case OPERATING_SYSTEM -> info.setOperatingSystem(j.string(vocabulary));
+        default -> j.skipValue();
       }
     }
     return info;

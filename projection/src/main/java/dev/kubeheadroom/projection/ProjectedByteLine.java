@@ -2,8 +2,6 @@ package dev.kubeheadroom.projection;
 
 import static dev.kubeheadroom.projection.JsonBytes.REFUSED;
 
-import dev.kubeheadroom.projection.JsonBytes.Name;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,12 +16,6 @@ import java.util.Arrays;
  * has seen the line's end: a line is only known whole once its line break is. Not thread-safe.
  */
 final class ProjectedByteLine {
-  private static final Name AT = new Name("at");
-  private static final Name TYPE = new Name("type");
-  private static final Name OBJECT = new Name("object");
-  private static final Name API_VERSION = new Name("apiVersion");
-  private static final Name KIND = new Name("kind");
-
   private final ProjectedByteFields fields = new ProjectedByteFields();
   /** The last {@code at} read from its bytes, and its instant. */
   private final byte[] lastAt = new byte[32];
@@ -52,18 +44,19 @@ final class ProjectedByteLine {
     j.ws();
     j.startObject();
     while (j.field()) {
-      if (j.nameIs(AT)) { // a later one replaces an earlier one, as in a JSON tree
-        atInstant = j.plainString() ? time(j.bytes(), j.valueStart(), j.valueEnd()) : null;
-        at = atInstant == null ? j.lastString() : null;
-      } else if (j.nameIs(TYPE)) {
-        type = j.string(fields.vocabulary());
-      } else if (j.nameIs(OBJECT)) {
-        if (object != null || !j.atObject()) {
-          throw REFUSED; // a second object, or none: the full path's rules
+      switch (j.fieldName()) {
+        case AT -> { // a later one replaces an earlier one, as in a JSON tree
+          atInstant = j.plainString() ? time(j.bytes(), j.valueStart(), j.valueEnd()) : null;
+          at = atInstant == null ? j.lastString() : null;
         }
-        object = object(j);
-      } else {
-        j.skipValue();
+        case TYPE -> type = j.string(fields.vocabulary());
+        case OBJECT -> {
+          if (object != null || !j.atObject()) {
+            throw REFUSED; // a second object, or none: the full path's rules
+          }
+          object = object(j);
+        }
+        default -> j.skipValue();
       }
     }
     if (object == null) {
@@ -79,9 +72,9 @@ final class ProjectedByteLine {
       if (!j.field()) {
         throw REFUSED;
       }
-      if (j.nameIs(API_VERSION) && version == null) {
+      if (j.fieldName() == FieldName.API_VERSION && version == null) {
         version = j.string(fields.vocabulary());
-      } else if (j.nameIs(KIND) && k == null) {
+      } else if (j.fieldName() == FieldName.KIND && k == null) {
         k = j.string(fields.vocabulary());
       } else {
         throw REFUSED;

@@ -25,8 +25,8 @@ final class WatchLogBytes implements Closeable {
   private final InputStream in;
   private final JsonBytes json = new JsonBytes();
   private final ProjectedByteLine line = new ProjectedByteLine();
-  /** After the data: a line feed and 7 more bytes, which {@link JsonBytes} needs to scan by word. */
-  private static final int PAD = 8;
+  /** After the data: a line feed and 15 more bytes, which {@link JsonStrings} reads words from. */
+  private static final int PAD = 16;
 
   /** The data is {@code [pos, limit)}; {@code buf[limit]} is always a line feed. */
   private byte[] buf;
