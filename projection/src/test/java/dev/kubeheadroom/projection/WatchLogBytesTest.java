@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class WatchLogBytesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  static final int[] BLOCKS = {1, 2, 3, 5, 8, 13, 64, 1000, WatchLogBytes.DEFAULT_BLOCK};
+  static final int[] BLOCKS = {1, 3, 8, 64, 1000, WatchLogBytes.DEFAULT_BLOCK};
 
   static final String POD = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"creationTimestamp\":\"2026-03-01T01:28:39.649Z\","
       + "\"labels\":{\"app\":\"job\"},\"name\":\"p0\",\"namespace\":\"team\",\"ownerReferences\":[{\"apiVersion\":\"batch/v1\","
