@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * JSON (RFC 8259) in plain ASCII; names compared as bytes, kept values turned into strings, every
  * other value checked against the grammar and skipped. What it does not take (a byte outside ASCII,
  * a control character, a name with an escape, a value of another type than the binding expects,
- * nesting deeper than {@link #MAX_SKIP_DEPTH} or a number longer than {@link #MAX_NUMBER}, anything
+ * nesting deeper than {@link #MAX_SKIP_DEPTH} or a number longer than {@link JsonNumbers#MAX_LENGTH}, anything
  * that is not JSON) throws {@link #REFUSED}, and the caller reads the line as text, the way it
  * was read before. So everything this class accepts is JSON that Jackson accepts too (its limits
  * are far above these), and a refusal never changes what a line yields.
@@ -27,7 +27,6 @@ final class JsonBytes {
   static final Refused REFUSED = new Refused();
 
   static final int MAX_SKIP_DEPTH = 32;
-  static final int MAX_NUMBER = 100;
 
   private byte[] b;
   private int pos;
@@ -333,50 +332,8 @@ final class JsonBytes {
     }
   }
 
-  /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}, as Jackson reads numbers. */
   private void skipNumber() {
-    int i = pos;
-    if (b[i] == '-') {
-      i++;
-    }
-    if (b[i] == '0') {
-      i++;
-    } else if (digit(b[i])) {
-      i = digits(i);
-    } else {
-      throw REFUSED;
-    }
-    if (b[i] == '.') {
-      if (!digit(b[++i])) {
-        throw REFUSED;
-      }
-      i = digits(i);
-    }
-    if (b[i] == 'e' || b[i] == 'E') {
-      i++;
-      if (b[i] == '+' || b[i] == '-') {
-        i++;
-      }
-      if (!digit(b[i])) {
-        throw REFUSED;
-      }
-      i = digits(i);
-    }
-    if (i - pos > MAX_NUMBER) {
-      throw REFUSED;
-    }
-    pos = i;
-  }
-
-  private int digits(int i) {
-    while (digit(b[i])) {
-      i++;
-    }
-    return i;
-  }
-
-  private static boolean digit(byte c) {
-    return c >= '0' && c <= '9';
+    pos = JsonNumbers.end(b, pos);
   }
 
   private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
