@@ -20,8 +20,8 @@ import java.util.Map;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.SimulateRateBench \
  *     [--trace ../shared/traces/alibaba-openb] [--nodes 300] [--passes 8] [--runs 3]
- *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,PROJECT,TOPOLOGY,FULL,FULL_TEST_DRIVER]
- *     [--keep-log FILE]
+ *     [--arrival 2000] [--lifetime 10] [--pods 20000] [--stages READ,READ_TEXT,PROJECT,TOPOLOGY,FULL,FULL_TEST_DRIVER]
+ *     [--keep-log FILE | --log FILE]
  * </pre>
  *
  * With {@code --trace} the log comes from the openb trace ({@link TraceScenario}: {@code --nodes}
@@ -32,7 +32,9 @@ import java.util.Map;
  * stages say what each step costs, in wall time and in the process's CPU time (the figure a
  * shared machine distorts least). {@code --keep-log} keeps the log there (to run {@code headroom
  * simulate} on the same log). Last, the settled cluster's snapshots are fed to the topology
- * again, which must decide nothing.
+ * again, which must decide nothing. {@code --log} replays an existing log instead of generating
+ * one (no nothing-moved check); with {@code --stages READ} alone the warm-up is a READ run. READ
+ * also prints the reading thread's own CPU and heap allocation per event ({@code ThreadMXBean}).
  */
 public final class SimulateRateBench {
   private SimulateRateBench() {}
@@ -42,43 +44,22 @@ public final class SimulateRateBench {
     Map<String, String> opts = Args.parse(args);
     int nodes = Integer.parseInt(opts.getOrDefault("nodes", "300"));
     int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-    Path log = opts.containsKey("keep-log") ? Path.of(opts.get("keep-log"))
+    Path given = opts.containsKey("log") ? Path.of(opts.get("log")) : null;
+    Path log = given != null ? given : opts.containsKey("keep-log") ? Path.of(opts.get("keep-log"))
         : Files.createTempFile("headroom-simulate-bench-", ".jsonl");
-    Path midway = Files.createTempFile("headroom-simulate-bench-midway-", ".jsonl");
+    Path midway = given != null ? null : Files.createTempFile("headroom-simulate-bench-midway-", ".jsonl");
     try {
-      long t0 = System.nanoTime();
-      Scenario scenario;
-      String source;
-      if (opts.containsKey("trace")) {
-        TraceScenario.Options o = TraceScenario.Options.defaults(nodes)
-            .withCompression(Double.parseDouble(opts.getOrDefault("arrival", "2000")),
-                Double.parseDouble(opts.getOrDefault("lifetime", "10")))
-            .withPasses(Integer.parseInt(opts.getOrDefault("passes", "8")));
-        scenario = TraceScenario.build(Path.of(opts.get("trace")), o);
-        source = "openb trace, " + o;
-      } else {
-        SyntheticScenario.Options o = SyntheticScenario.Options.defaults(nodes,
-            Integer.parseInt(opts.getOrDefault("pods", "20000")));
-        scenario = SyntheticScenario.generate(o);
-        source = "synthetic, " + o;
-      }
-      long lines = scenario.write(log);
-      System.out.printf("scenario: %s%n", source);
-      System.out.printf("  %s%n", scenario.summary());
-      System.out.printf("  %d lines, %.1f MB, generated and written in %.1f s%n", lines,
-          Files.size(log) / 1e6, (System.nanoTime() - t0) / 1e9);
-      long binds = scenario.summary().placedPods();
-      // A watch captured halfway: pods still run when it ends, so re-sending them means something.
-      scenario.before(scenario.events().get(scenario.events().size() / 2).at()).write(midway);
-      scenario = null; // let the generated objects go before measuring
-
-      Result warm = StagedReplay.run(log, Stage.FULL);
-      System.out.printf("warm-up (full simulate): %.0f events/s, %.2f CPU-s per 100k events%n", warm.eventsPerSecond(),
-          warm.cpuSecondsPer100k());
-
+      long binds = given != null ? 0 : generate(opts, nodes, log, midway);
       List<Stage> stages = opts.containsKey("stages")
           ? java.util.Arrays.stream(opts.get("stages").split(",")).map(Stage::valueOf).toList()
           : List.of(Stage.values());
+      // Reading alone warms up on reading: a full simulate would warm up code READ never runs.
+      boolean readOnly = stages.stream().allMatch(s -> s == Stage.READ || s == Stage.READ_TEXT);
+      Stage warmStage = readOnly ? stages.get(0) : Stage.FULL;
+      Result warm = StagedReplay.run(log, warmStage);
+      System.out.printf("warm-up (%s): %.0f events/s, %.2f CPU-s per 100k events%n", warmStage, warm.eventsPerSecond(),
+          warm.cpuSecondsPer100k());
+
       Map<Stage, List<Result>> results = new EnumMap<>(Stage.class);
       for (int r = 0; r < runs; r++) {
         for (Stage stage : stages) {
@@ -95,12 +76,24 @@ public final class SimulateRateBench {
         long events = results.get(stage).get(0).events();
         System.out.printf("%-17s %12.0f %8.2f/%.2f/%.2f %14.2f %18.2f/%.2f%n", stage, events / med, secs.get(0), med,
             secs.get(secs.size() - 1), med - previous, cpu.get(0), cpu.get(cpu.size() / 2));
-        previous = med;
+        if (stage != Stage.READ_TEXT) {
+          previous = med; // READ_TEXT is READ's yardstick, not a step of the chain
+        }
+      }
+      for (Stage read : List.of(Stage.READ, Stage.READ_TEXT)) {
+        if (results.containsKey(read)) {
+          printReaderCost(read, results.get(read));
+        }
       }
       Result full = results.containsKey(Stage.FULL) ? results.get(Stage.FULL).get(0) : warm;
-      System.out.printf("full simulate: %d events, %d decisions, %d patches, %d pod binds, "
-              + "%.3f patches per scheduling event%n",
-          full.events(), full.decisions(), full.patches(), binds, (double) full.patches() / binds);
+      if (binds > 0) {
+        System.out.printf("full simulate: %d events, %d decisions, %d patches, %d pod binds, "
+                + "%.3f patches per scheduling event%n",
+            full.events(), full.decisions(), full.patches(), binds, (double) full.patches() / binds);
+      } else if (full.decisions() > 0) {
+        System.out.printf("full simulate: %d events, %d decisions, %d patches%n",
+            full.events(), full.decisions(), full.patches());
+      }
       if (results.containsKey(Stage.FULL_TEST_DRIVER)) {
         Result yard = results.get(Stage.FULL_TEST_DRIVER).get(0);
         System.out.printf("under TopologyTestDriver: %d decisions, %d patches (%s inline replay)%n",
@@ -108,17 +101,64 @@ public final class SimulateRateBench {
             yard.decisions() == full.decisions() && yard.patches() == full.patches() ? "the same as" : "DIFFERENT FROM");
       }
 
-      long[] quiet = StagedReplay.decisionsWhenNothingMoved(midway);
-      System.out.printf("nothing moved (log cut halfway): %d decisions while replaying and settling; %d pod snapshots re-sent "
-          + "unchanged after settling -> %d decisions%n", quiet[0], quiet[1], quiet[2]);
+      if (midway != null) {
+        long[] quiet = StagedReplay.decisionsWhenNothingMoved(midway);
+        System.out.printf("nothing moved (log cut halfway): %d decisions while replaying and settling; %d pod snapshots "
+            + "re-sent unchanged after settling -> %d decisions%n", quiet[0], quiet[1], quiet[2]);
+      }
       System.out.printf("machine: %d cores, load average %.2f (1 min, at the end)%n",
           Runtime.getRuntime().availableProcessors(),
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     } finally {
-      if (!opts.containsKey("keep-log")) {
+      if (given == null && !opts.containsKey("keep-log")) {
         Files.deleteIfExists(log);
       }
-      Files.deleteIfExists(midway);
+      if (midway != null) {
+        Files.deleteIfExists(midway);
+      }
     }
+  }
+
+  /** Writes the scenario's log (and its first half to {@code midway}); returns its pod binds. */
+  private static long generate(Map<String, String> opts, int nodes, Path log, Path midway) throws IOException {
+    long t0 = System.nanoTime();
+    Scenario scenario;
+    String source;
+    if (opts.containsKey("trace")) {
+      TraceScenario.Options o = TraceScenario.Options.defaults(nodes)
+          .withCompression(Double.parseDouble(opts.getOrDefault("arrival", "2000")),
+              Double.parseDouble(opts.getOrDefault("lifetime", "10")))
+          .withPasses(Integer.parseInt(opts.getOrDefault("passes", "8")));
+      scenario = TraceScenario.build(Path.of(opts.get("trace")), o);
+      source = "openb trace, " + o;
+    } else {
+      SyntheticScenario.Options o = SyntheticScenario.Options.defaults(nodes,
+          Integer.parseInt(opts.getOrDefault("pods", "20000")));
+      scenario = SyntheticScenario.generate(o);
+      source = "synthetic, " + o;
+    }
+    long lines = scenario.write(log);
+    System.out.printf("scenario: %s%n", source);
+    System.out.printf("  %s%n", scenario.summary());
+    System.out.printf("  %d lines, %.1f MB, generated and written in %.1f s%n", lines,
+        Files.size(log) / 1e6, (System.nanoTime() - t0) / 1e9);
+    // A watch captured halfway: pods still run when it ends, so re-sending them means something.
+    scenario.before(scenario.events().get(scenario.events().size() / 2).at()).write(midway);
+    return scenario.summary().placedPods();
+  }
+
+  /** The reading thread's own cost per event in each READ run, and the best and median. */
+  private static void printReaderCost(Stage stage, List<Result> reads) {
+    List<StagedReplay.ReaderCost> costs = reads.stream().map(Result::reader).toList();
+    StringBuilder each = new StringBuilder();
+    for (StagedReplay.ReaderCost c : costs) {
+      each.append(String.format(" %.2f µs/%.0f B", c.cpuMicrosPerLine(), c.bytesPerLine()));
+    }
+    List<Double> cpu = costs.stream().map(StagedReplay.ReaderCost::cpuMicrosPerLine).sorted().toList();
+    List<Double> bytes = costs.stream().map(StagedReplay.ReaderCost::bytesPerLine).sorted().toList();
+    System.out.printf("%s, reading thread per event (CPU, allocated), each run:%s%n", stage, each);
+    System.out.printf("%s, reading thread per event: CPU %.2f / %.2f µs (min / median) = %.3f / %.3f CPU-s per 100k; "
+            + "allocated %.0f / %.0f bytes%n", stage, cpu.get(0), cpu.get(cpu.size() / 2), cpu.get(0) / 10,
+        cpu.get(cpu.size() / 2) / 10, bytes.get(0), bytes.get(bytes.size() / 2));
   }
 }

@@ -26,6 +26,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -39,7 +41,10 @@ import java.util.stream.Stream;
  * goes: each stage does everything the previous one did plus one more step.
  *
  * <ol>
- *   <li>{@link Stage#READ}: {@link WatchLogReader} only (JSON tokenizing, tree, fabric8 binding);
+ *   <li>{@link Stage#READ}: {@link WatchLogReader} only, as {@code simulate} reads (the log's bytes
+ *       in blocks; plain pods and nodes bound from the bytes, with only the projected fields);
+ *   <li>{@link Stage#READ_TEXT}: the same items read the way session 9 read them (a {@code String}
+ *       per line, Jackson's tokenizer): the yardstick for READ, not part of the cumulative chain;
  *   <li>{@link Stage#PROJECT}: + projection of every object into records and the de-duplication
  *       {@code simulate} does (a pod is only sent when its booking changed);
  *   <li>{@link Stage#TOPOLOGY}: + the production topology in {@link ReplayEngine} (its processors
@@ -55,14 +60,18 @@ import java.util.stream.Stream;
  * HeadroomConfig (what generated scenarios contain); stage 4 is the production {@code simulate}.
  */
 final class StagedReplay {
-  enum Stage { READ, PROJECT, TOPOLOGY, FULL, FULL_TEST_DRIVER }
+  enum Stage { READ, READ_TEXT, PROJECT, TOPOLOGY, FULL, FULL_TEST_DRIVER }
 
   /**
    * @param events well-formed events read; decisions/patches only for TOPOLOGY and FULL
    * @param cpuNanos CPU time of the whole process over the run (every thread, GC and JIT included):
    *     what a shared machine's load distorts least
    */
-  record Result(long events, long decisions, long patches, long nanos, long cpuNanos) {
+  record Result(long events, long decisions, long patches, long nanos, long cpuNanos, ReaderCost reader) {
+    Result(long events, long decisions, long patches, long nanos, long cpuNanos) {
+      this(events, decisions, patches, nanos, cpuNanos, null);
+    }
+
     double eventsPerSecond() {
       return events * 1e9 / nanos;
     }
@@ -73,15 +82,33 @@ final class StagedReplay {
     }
   }
 
+  /**
+   * READ only: what the reading thread itself spent (it is the calling thread), per line read:
+   * the reader's own cost, free of the JIT and GC threads the process figure includes.
+   */
+  record ReaderCost(long lines, long threadCpuNanos, long allocatedBytes) {
+    double cpuMicrosPerLine() {
+      return threadCpuNanos / 1e3 / lines;
+    }
+
+    double bytesPerLine() {
+      return (double) allocatedBytes / lines;
+    }
+  }
+
   private StagedReplay() {}
 
   static Result run(Path log, Stage stage) {
     long cpu = ProcessCpu.nanos();
+    long threadCpu = ThreadCost.cpuNanos();
+    long allocated = ThreadCost.allocatedBytes();
     long start = System.nanoTime();
-    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(log)) {
+    try (Stream<WatchLogItem> items = stage == Stage.READ_TEXT
+        ? WatchLogReader.stream(WatchLogReader.forProjection(Files.newBufferedReader(log, StandardCharsets.UTF_8)))
+        : WatchLogReader.readForProjection(log)) {
       Iterator<WatchLogItem> it = items.iterator();
       Result r = switch (stage) {
-        case READ -> read(it);
+        case READ, READ_TEXT -> read(it);
         case PROJECT, TOPOLOGY -> project(it, stage == Stage.TOPOLOGY);
         case FULL, FULL_TEST_DRIVER -> {
           TopologyHarness.Factory kind = stage == Stage.FULL ? TopologyHarness.Factory.INLINE : DriverHarness.FACTORY;
@@ -90,7 +117,10 @@ final class StagedReplay {
         }
       };
       long wall = System.nanoTime() - start;
-      return new Result(r.events(), r.decisions(), r.patches(), wall, ProcessCpu.nanos() - cpu);
+      ReaderCost reader = stage == Stage.READ || stage == Stage.READ_TEXT
+          ? new ReaderCost(r.events(), ThreadCost.cpuNanos() - threadCpu, ThreadCost.allocatedBytes() - allocated)
+          : null;
+      return new Result(r.events(), r.decisions(), r.patches(), wall, ProcessCpu.nanos() - cpu, reader);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

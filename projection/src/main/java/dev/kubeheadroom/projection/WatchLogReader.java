@@ -1,13 +1,7 @@
 package dev.kubeheadroom.projection;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -18,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,17 +37,17 @@ import java.util.stream.StreamSupport;
  * model classes), {@code kube-headroom.dev/*} HeadroomConfig and {@code autoscaling.k8s.io/*}
  * VerticalPodAutoscaler (as {@link GenericKubernetesResource}).
  *
- * <p>One shared Jackson mapper; each line is read once, streaming, and the {@code object}'s tokens
- * bound straight into its fabric8 class. Not thread-safe (one reader per log).
+ * <p>Each line is read once, streaming, and the {@code object}'s tokens bound straight into its
+ * fabric8 class ({@link FullWatchLine}); {@link #forProjection} readers bind plain pods and nodes
+ * with only the projected fields, from the log's bytes when given them. Not thread-safe (one
+ * reader per log).
  */
 public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
-  /** Thread-safe once configured; shared by every reader. */
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .build();
-
+  /** The text of the log; null when it is read as bytes. */
   private final BufferedReader in;
+  /** The bytes of the log ({@link #forProjection(InputStream)}); null when it is read as text. */
+  private final WatchLogBytes bytes;
   /** Pods and nodes bound with only the fields the projections read ({@link ProjectedFields}). */
   private final boolean projectedOnly;
   private Instant lastAt;
@@ -77,8 +72,16 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       throw new IllegalArgumentException("reader and start time are required");
     }
     this.in = in;
+    this.bytes = null;
     this.lastAt = startTime;
     this.projectedOnly = projectedOnly;
+  }
+
+  private WatchLogReader(WatchLogBytes bytes) {
+    this.in = null;
+    this.bytes = bytes;
+    this.lastAt = Instant.EPOCH;
+    this.projectedOnly = true;
   }
 
   /**
@@ -91,9 +94,28 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     return new WatchLogReader(in, Instant.EPOCH, true);
   }
 
-  /** {@link #read}, with {@link #forProjection}'s binding. */
+  /**
+   * {@link #forProjection} over a UTF-8 log's bytes: the same items, and a plain Pod or Node line
+   * bound straight from its bytes ({@link WatchLogBytes}), without a {@code String} per line.
+   * Lines before the first {@code at} get the epoch; closing the reader closes {@code in}.
+   */
+  public static WatchLogReader forProjection(InputStream in) {
+    return forProjection(in, WatchLogBytes.DEFAULT_BLOCK);
+  }
+
+  /** As above, reading {@code blockBytes} at a time (tests move line ends across blocks with it). */
+  public static WatchLogReader forProjection(InputStream in, int blockBytes) {
+    return new WatchLogReader(new WatchLogBytes(in, blockBytes));
+  }
+
+  /** {@link #read}, with {@link #forProjection}'s binding, over the file's bytes. */
   public static Stream<WatchLogItem> readForProjection(Path file) throws IOException {
-    return stream(forProjection(Files.newBufferedReader(file, StandardCharsets.UTF_8)));
+    return stream(forProjection(Files.newInputStream(file)));
+  }
+
+  /** Lines bound straight from their bytes so far (the rest were read as text); 0 when reading text. */
+  public long linesBoundFromBytes() {
+    return bytes == null ? 0 : bytes.boundFromBytes();
   }
 
   /** Every item of a UTF-8 log file, lazily; close the stream to close the file. */
@@ -106,7 +128,8 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     return stream(new WatchLogReader(in));
   }
 
-  private static Stream<WatchLogItem> stream(WatchLogReader reader) {
+  /** Every item of {@code reader}, lazily; closing the stream closes the reader. */
+  public static Stream<WatchLogItem> stream(WatchLogReader reader) {
     return StreamSupport.stream(
             Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL),
             false)
@@ -119,6 +142,10 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       return true;
     }
     try {
+      if (bytes != null) {
+        next = bytes.next(this);
+        return next != null;
+      }
       String line;
       while ((line = in.readLine()) != null) {
         lineNumber++;
@@ -129,7 +156,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       }
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException("watch log, after line " + lineNumber, e);
+      throw new UncheckedIOException("watch log, after line " + (bytes != null ? bytes.lineNumber() : lineNumber), e);
     }
   }
 
@@ -159,72 +186,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
    * class from the buffer (no JSON tree in between: building it was a third of a replay's reading).
    */
   public WatchLogItem parse(long number, String line) {
-    JsonNode atNode = null;
-    JsonNode typeNode = null;
-    JsonNode kindNode = null;
-    JsonNode apiVersionNode = null;
-    TokenBuffer object = null;
-    boolean isObject;
-    // Trailing tokens are checked here, not with FAIL_ON_TRAILING_TOKENS: that feature also fires
-    // inside fabric8's own deserializers (Quantity reads a sub-tree) and would refuse every Pod.
-    try (JsonParser parser = MAPPER.createParser(line)) {
-      JsonToken first = parser.nextToken();
-      isObject = first == JsonToken.START_OBJECT;
-      if (!isObject) {
-        parser.skipChildren();
-      }
-      while (isObject && parser.nextToken() == JsonToken.FIELD_NAME) {
-        String field = parser.currentName();
-        parser.nextToken();
-        switch (field) {
-          case "at" -> atNode = MAPPER.readTree(parser);
-          case "type" -> typeNode = MAPPER.readTree(parser);
-          case "object" -> {
-            // a later duplicate replaces an earlier one, as in a JSON tree
-            kindNode = null;
-            apiVersionNode = null;
-            object = null;
-            if (parser.currentToken() != JsonToken.START_OBJECT) {
-              parser.skipChildren();
-              continue;
-            }
-            object = new TokenBuffer(parser);
-            object.writeStartObject();
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-              String name = parser.currentName();
-              object.writeFieldName(name);
-              parser.nextToken();
-              if (name.equals("kind") || name.equals("apiVersion")) {
-                JsonNode value = MAPPER.readTree(parser);
-                object.writeTree(value);
-                if (name.equals("kind")) {
-                  kindNode = value;
-                } else {
-                  apiVersionNode = value;
-                }
-              } else {
-                object.copyCurrentStructure(parser);
-              }
-            }
-            object.writeEndObject();
-          }
-          default -> parser.skipChildren();
-        }
-      }
-      if (parser.nextToken() != null) {
-        return new Malformed(number, "bad JSON: more than one value on the line");
-      }
-    } catch (JsonProcessingException e) {
-      return new Malformed(number, "bad JSON: " + oneLine(e.getOriginalMessage()));
-    } catch (IOException e) {
-      return new Malformed(number, "bad JSON: " + oneLine(e.getMessage()));
-    }
-    if (!isObject) {
-      return new Malformed(number, "not a JSON object");
-    }
-    TokenBuffer tokens = object;
-    return item(number, atNode, typeNode, object != null, kindNode, apiVersionNode,
-        target -> MAPPER.readValue(tokens.asParser(MAPPER), target));
+    return FullWatchLine.parse(this, number, line);
   }
 
   /** Reads an object's tokens into its fabric8 class. */
@@ -236,29 +198,52 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
   /** The item a line of these parts makes (null nodes: absent); shared by both parse paths. */
   WatchLogItem item(long number, JsonNode atNode, JsonNode typeNode, boolean hasObject, JsonNode kindNode,
       JsonNode apiVersionNode, Binder binder) {
+    if (atNode != null && !atNode.isNull() && !atNode.isTextual()) {
+      return new Malformed(number, "bad time: at must be an RFC 3339 string");
+    }
+    return item(number, text(atNode), text(typeNode), hasObject, text(kindNode), text(apiVersionNode), binder);
+  }
+
+  /** The item of a line read as bytes ({@link ProjectedByteLine}): its parts as strings, the object bound. */
+  WatchLogItem item(long number, String at, String type, String kind, String apiVersion, HasMetadata object) {
+    return item(number, at, type, true, kind, apiVersion, target -> object);
+  }
+
+  /** As above, with the line's {@code at} already read as an instant (its text would have parsed to it). */
+  WatchLogItem item(long number, Instant at, String type, String kind, String apiVersion, HasMetadata object) {
+    lastAt = at;
+    return item(number, null, type, true, kind, apiVersion, target -> object);
+  }
+
+  private static String text(JsonNode node) {
+    return node != null && node.isTextual() ? node.textValue() : null;
+  }
+
+  /**
+   * The item a line of these parts makes: null is absent, or (type, kind, apiVersion) not a
+   * string; {@code at} is a string when present (the callers refuse any other).
+   */
+  private WatchLogItem item(long number, String atText, String typeText, boolean hasObject, String kindText,
+      String apiVersionText, Binder binder) {
     Instant at = lastAt;
-    if (atNode != null && !atNode.isNull()) {
-      if (!atNode.isTextual()) {
-        return new Malformed(number, "bad time: at must be an RFC 3339 string");
-      }
-      String text = atNode.textValue();
-      if (text.equals(lastAtText)) {
+    if (atText != null) {
+      if (atText.equals(lastAtText)) {
         at = lastAtParsed; // consecutive lines mostly share their time: parse it once
       } else {
         try {
-          at = WatchTime.parse(text);
+          at = WatchTime.parse(atText);
         } catch (DateTimeParseException e) {
-          return new Malformed(number, "bad time \"" + oneLine(text) + "\": not RFC 3339");
+          return new Malformed(number, "bad time \"" + oneLine(atText) + "\": not RFC 3339");
         }
-        lastAtText = text;
+        lastAtText = atText;
         lastAtParsed = at;
       }
       lastAt = at; // the next line without at takes this time, even if the rest of this one is bad
     }
-    if (typeNode == null || !typeNode.isTextual()) {
+    if (typeText == null) {
       return new Malformed(number, "missing type (ADDED, MODIFIED or DELETED)");
     }
-    WatchEvent.Type type = switch (typeNode.textValue()) {
+    WatchEvent.Type type = switch (typeText) {
       case "ADDED" -> WatchEvent.Type.ADDED;
       case "MODIFIED" -> WatchEvent.Type.MODIFIED;
       case "DELETED" -> WatchEvent.Type.DELETED;
@@ -266,16 +251,16 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     };
     if (type == null) {
       return new Malformed(number,
-          "unknown type \"" + oneLine(typeNode.textValue()) + "\" (ADDED, MODIFIED or DELETED)");
+          "unknown type \"" + oneLine(typeText) + "\" (ADDED, MODIFIED or DELETED)");
     }
     if (!hasObject) {
       return new Malformed(number, "missing object");
     }
-    if (kindNode == null || !kindNode.isTextual() || kindNode.textValue().isEmpty()) {
+    if (kindText == null || kindText.isEmpty()) {
       return new Malformed(number, "object has no kind");
     }
-    String kind = kindNode.textValue();
-    String apiVersion = apiVersionNode == null || !apiVersionNode.isTextual() ? "" : apiVersionNode.textValue();
+    String kind = kindText;
+    String apiVersion = apiVersionText == null ? "" : apiVersionText;
     Class<? extends HasMetadata> target = targetClass(apiVersion, kind);
     if (target == null) {
       return new Malformed(number, "unsupported kind " + oneLine(kind)
@@ -302,25 +287,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
    * path to.
    */
   public WatchLogItem parseAsTree(long number, String line) {
-    JsonNode root;
-    try (JsonParser parser = MAPPER.createParser(line)) {
-      root = MAPPER.readTree(parser);
-      if (parser.nextToken() != null) {
-        return new Malformed(number, "bad JSON: more than one value on the line");
-      }
-    } catch (JsonProcessingException e) {
-      return new Malformed(number, "bad JSON: " + oneLine(e.getOriginalMessage()));
-    } catch (IOException e) {
-      return new Malformed(number, "bad JSON: " + oneLine(e.getMessage()));
-    }
-    if (root == null || !root.isObject()) {
-      return new Malformed(number, "not a JSON object");
-    }
-    JsonNode object = root.get("object");
-    boolean hasObject = object != null && object.isObject();
-    return item(number, root.get("at"), root.get("type"), hasObject,
-        hasObject ? object.get("kind") : null, hasObject ? object.get("apiVersion") : null,
-        target -> MAPPER.treeToValue(object, target));
+    return FullWatchLine.parseAsTree(this, number, line);
   }
 
   /** The fabric8 class for an object, or null when the reader does not support it. */
@@ -343,7 +310,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     }
   }
 
-  private static String oneLine(String s) {
+  static String oneLine(String s) {
     if (s == null) {
       return "";
     }
@@ -353,12 +320,16 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   @Override
   public void close() throws IOException {
-    in.close();
+    source().close();
+  }
+
+  private Closeable source() {
+    return bytes != null ? bytes : in;
   }
 
   private void closeQuietly() {
     try {
-      in.close();
+      source().close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

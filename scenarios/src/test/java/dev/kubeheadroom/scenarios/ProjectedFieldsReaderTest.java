@@ -8,16 +8,24 @@ import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,9 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
  * and of odd-but-valid and hostile lines, both must give the same item: the same malformed reason,
  * or the same line, time, type and kind, and for pods and nodes the same projections (or the same
  * projection error) — the fabric8 objects differ by design (the lean one lacks what nobody reads),
- * which is also how the test knows the lean binding ran.
+ * which is also how the test knows the lean binding ran. {@code simulate} reads the log's bytes
+ * ({@link WatchLogReader#forProjection(java.io.InputStream)}): the same lines read that way must
+ * give items equal to the lean text path's, object for object, with plain pods and nodes bound
+ * from the bytes.
  */
 class ProjectedFieldsReaderTest {
+
   @TempDir Path dir;
 
   @Test
@@ -40,6 +52,7 @@ class ProjectedFieldsReaderTest {
     Count count = sameBothWays(TraceLog30.lines());
     assertThat(count.lines).isGreaterThan(1000);
     assertThat(count.lean).as("lines the lean binding read").isGreaterThan(count.lines * 9 / 10);
+    assertThat(count.fromBytes).as("lines bound from bytes").isGreaterThan(count.lines * 9 / 10);
   }
 
   @Test
@@ -48,6 +61,7 @@ class ProjectedFieldsReaderTest {
     SyntheticScenario.generate(SyntheticScenario.Options.defaults(12, 400).withSeed(7)).write(log);
     Count count = sameBothWays(Files.readAllLines(log));
     assertThat(count.lean).isGreaterThan(400);
+    assertThat(count.fromBytes).isGreaterThan(400);
     for (String example : List.of("two-nodes.jsonl", "reserved-headroom.jsonl")) {
       assertThat(sameBothWays(Files.readAllLines(Path.of("..", "docs", "examples", example))).lines).isPositive();
     }
@@ -144,21 +158,24 @@ class ProjectedFieldsReaderTest {
   private static final class Count {
     int lines;
     int lean;
+    long fromBytes;
   }
 
   /** Asserts both paths give equivalent items for every non-blank line. */
   private static Count sameBothWays(List<String> lines) {
     WatchLogReader lean = WatchLogReader.forProjection(new BufferedReader(new StringReader("")));
     WatchLogReader full = new WatchLogReader(new BufferedReader(new StringReader("")));
+    List<String> nonBlank = lines.stream().filter(l -> !l.isBlank()).toList();
+    WatchLogReader bytes = WatchLogReader.forProjection(new ByteArrayInputStream(
+        String.join("\n", nonBlank).getBytes(StandardCharsets.UTF_8)));
     Count count = new Count();
-    for (String line : lines) {
-      if (line.isBlank()) {
-        continue;
-      }
+    for (String line : nonBlank) {
       count.lines++;
       WatchLogItem a = lean.parseForProjection(count.lines, line);
       WatchLogItem b = full.parse(count.lines, line);
       String what = "line " + count.lines + ": " + line;
+      assertThat(bytes.hasNext()).as(what).isTrue();
+      assertSameItem(what + " (bytes)", bytes.next(), a);
       if (!(a instanceof WatchEvent ea) || !(b instanceof WatchEvent eb)) {
         assertThat(a).as(what).isEqualTo(b);
         continue;
@@ -186,7 +203,49 @@ class ProjectedFieldsReaderTest {
         assertThat(ea.object()).as(what).isEqualTo(eb.object());
       }
     }
+    assertThat(bytes.hasNext()).isFalse();
+    count.fromBytes = bytes.linesBoundFromBytes();
     return count;
+  }
+
+  /** The same item: equal, and quantities spelled the same ({@code Quantity.equals} compares values, or throws). */
+  private static void assertSameItem(String what, WatchLogItem actual, WatchLogItem expected) {
+    if (!(actual instanceof WatchEvent a) || !(expected instanceof WatchEvent e)) {
+      assertThat(actual).as(what).isEqualTo(expected);
+      return;
+    }
+    assertThat(List.of(a.lineNumber(), a.type(), a.at(), a.object().getClass(), quantities(a)))
+        .as(what).isEqualTo(List.of(e.lineNumber(), e.type(), e.at(), e.object().getClass(), quantities(e)));
+    Object equal = outcome(() -> a.object().equals(e.object()));
+    if (equal instanceof Boolean) { // else a Quantity its constructor took but cannot compare: spelled the same above
+      assertThat(equal).as(what).isEqualTo(true);
+    }
+  }
+
+  /** Every quantity of a pod or node, as amount and format. */
+  private static List<String> quantities(WatchEvent event) {
+    List<Map<String, Quantity>> maps = new ArrayList<>();
+    if (event.object() instanceof Pod pod && pod.getSpec() != null) {
+      List<ResourceRequirements> all = new ArrayList<>();
+      all.add(pod.getSpec().getResources());
+      Stream.concat(pod.getSpec().getContainers().stream(), pod.getSpec().getInitContainers().stream())
+          .map(Container::getResources).forEach(all::add);
+      for (ResourceRequirements r : all) {
+        if (r != null) {
+          maps.add(r.getRequests());
+          maps.add(r.getLimits());
+        }
+      }
+    } else if (event.object() instanceof Node node && node.getStatus() != null) {
+      maps.add(node.getStatus().getAllocatable());
+    }
+    List<String> out = new ArrayList<>();
+    for (Map<String, Quantity> m : maps) {
+      if (m != null) {
+        m.forEach((k, q) -> out.add(k + "=" + q.getAmount() + "|" + q.getFormat()));
+      }
+    }
+    return out;
   }
 
   /** Equal results, or the same error. */
