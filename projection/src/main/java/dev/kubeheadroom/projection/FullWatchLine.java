@@ -1,7 +1,6 @@
 package dev.kubeheadroom.projection;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -86,10 +85,8 @@ final class FullWatchLine {
       if (parser.nextToken() != null) {
         return new Malformed(number, "bad JSON: more than one value on the line");
       }
-    } catch (JsonProcessingException e) {
-      return new Malformed(number, "bad JSON: " + WatchLogReader.oneLine(e.getOriginalMessage()));
     } catch (IOException e) {
-      return new Malformed(number, "bad JSON: " + WatchLogReader.oneLine(e.getMessage()));
+      return new Malformed(number, "bad JSON: " + WatchLogReader.detail(e));
     }
     if (!isObject) {
       return new Malformed(number, "not a JSON object");
@@ -110,10 +107,8 @@ final class FullWatchLine {
       if (parser.nextToken() != null) {
         return new Malformed(number, "bad JSON: more than one value on the line");
       }
-    } catch (JsonProcessingException e) {
-      return new Malformed(number, "bad JSON: " + WatchLogReader.oneLine(e.getOriginalMessage()));
     } catch (IOException e) {
-      return new Malformed(number, "bad JSON: " + WatchLogReader.oneLine(e.getMessage()));
+      return new Malformed(number, "bad JSON: " + WatchLogReader.detail(e));
     }
     if (root == null || !root.isObject()) {
       return new Malformed(number, "not a JSON object");

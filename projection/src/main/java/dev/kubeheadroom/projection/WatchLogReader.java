@@ -269,11 +269,8 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     HasMetadata bound;
     try {
       bound = binder.bind(target);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-      return new Malformed(number, "bad " + kind + ": " + oneLine(msg));
-    } catch (IOException e) {
-      return new Malformed(number, "bad " + kind + ": " + oneLine(e.getMessage()));
+    } catch (IOException | IllegalArgumentException e) {
+      return new Malformed(number, "bad " + kind + ": " + detail(e));
     }
     if (bound.getMetadata() == null || bound.getMetadata().getName() == null) {
       return new Malformed(number, kind + " has no metadata.name");
@@ -308,6 +305,11 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       default:
         return null;
     }
+  }
+
+  /** A parse or bind failure in one line: Jackson's own message, without its source excerpt. */
+  static String detail(Exception e) {
+    return oneLine(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
   }
 
   static String oneLine(String s) {
