@@ -43,10 +43,21 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
   private KeyValueStore<String, NodeSnapshot> nodes;
   private KeyValueStore<String, PodEntry> pods;
   private long boundary = Long.MIN_VALUE;
-  /** The partitions read so far (a task reads one per node-keyed topic) and their next offsets. */
-  private final List<String> topics = new ArrayList<>(3);
-  private final List<Integer> partitions = new ArrayList<>(3);
-  private long[] next = new long[3];
+  /** The partitions read so far (a task reads one per node-keyed topic), in the order first read. */
+  private final List<Read> read = new ArrayList<>(3);
+
+  /** A partition this task reads and the first offset it has not folded in. */
+  private static final class Read {
+    final String topic;
+    final int partition;
+    long next;
+
+    Read(String topic, int partition, long next) {
+      this.topic = topic;
+      this.partition = partition;
+      this.next = next;
+    }
+  }
 
   CheckpointProcessor(Duration interval, TopologyListener listener) {
     this.intervalMs = interval.toMillis();
@@ -77,24 +88,19 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
 
   /** Notes that the record at {@code offset} is folded in (after the write: it is past the cut). */
   private void folded(String topic, int partition, long offset) {
-    for (int i = 0; i < topics.size(); i++) {
-      if (partitions.get(i) == partition && topics.get(i).equals(topic)) {
-        next[i] = offset + 1;
+    for (Read r : read) {
+      if (r.partition == partition && r.topic.equals(topic)) {
+        r.next = offset + 1;
         return;
       }
     }
-    if (topics.size() == next.length) {
-      next = java.util.Arrays.copyOf(next, next.length * 2);
-    }
-    next[topics.size()] = offset + 1;
-    topics.add(topic);
-    partitions.add(partition);
+    read.add(new Read(topic, partition, offset + 1));
   }
 
   private void write(Instant at) {
-    List<Position> cut = new ArrayList<>(topics.size());
-    for (int i = 0; i < topics.size(); i++) {
-      cut.add(new Position(topics.get(i), partitions.get(i), next[i]));
+    List<Position> cut = new ArrayList<>(read.size());
+    for (Read r : read) {
+      cut.add(new Position(r.topic, r.partition, r.next));
     }
     for (NodeCheckpoint checkpoint : Checkpoints.all(nodes, pods, at, cut)) {
       context.forward(new Record<>(checkpoint.key(), checkpoint, at.toEpochMilli()));
