@@ -6,18 +6,13 @@ import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.PodLogContext;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
-import dev.kubeheadroom.schemas.DeadLetter;
-import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.NamespaceInfo;
-import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.schemas.SchemaException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +25,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -74,6 +68,7 @@ public final class Actuator implements AutoCloseable {
   private final EventRecorder events;
   private final ActuatorMetrics metrics;
   private final Coalescer coalescer = new Coalescer();
+  private final DecisionIntake intake;
   private final RateBudget budget;
   private final Thread loop;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -96,6 +91,7 @@ public final class Actuator implements AutoCloseable {
     this.events = new EventRecorder(client, clock, settings.instance());
     this.config = new ClusterConfigReader(settings);
     this.publisher = new OutcomePublisher(settings);
+    this.intake = new DecisionIntake(coalescer, publisher, metrics, clock);
     this.consumer = new KafkaConsumer<>(settings.decisionsConsumer(), new StringDeserializer(),
         new ByteArrayDeserializer());
     this.budget = new RateBudget(config.current().rateLimits(), ticker);
@@ -168,7 +164,7 @@ public final class Actuator implements AutoCloseable {
           LOG.info("Cluster config changed: dryRun {}, rate limits {}", next.dryRun(), next.rateLimits());
           budget.update(next.rateLimits());
         });
-        take(consumer.poll(pollTimeout()));
+        intake.take(consumer.poll(pollTimeout()));
         round();
         commit(coalescer.committable());
         prune();
@@ -217,32 +213,6 @@ public final class Actuator implements AutoCloseable {
         work -> budget.nanosUntilAvailable(work.node(), cost(governed(work))));
     long retry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
     return Duration.ofNanos(Math.max(0, retry == Long.MAX_VALUE ? wait : Math.min(wait, retry - now)));
-  }
-
-  private void take(Iterable<ConsumerRecord<String, byte[]>> records) {
-    for (ConsumerRecord<String, byte[]> record : records) {
-      TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-      NodeDecision decision;
-      try {
-        decision = HeadroomSerdes.decisions().deserialize(record.topic(), record.value());
-      } catch (SchemaException | IllegalArgumentException e) {
-        decision = null;
-        deadLetter(record, e.getMessage());
-      }
-      if (decision == null) {
-        coalescer.skip(tp, record.offset());
-      } else {
-        coalescer.add(tp, record.offset(), decision);
-      }
-    }
-  }
-
-  private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-    LOG.warn("Unreadable decision at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
-    metrics.deadLetter();
-    String value = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
-    publisher.deadLetter(new DeadLetter(record.topic(), record.partition(), record.offset(),
-        record.key(), reason, value, clock.instant()));
   }
 
   /** Tries ready changes whose node has a token (a refusal needs none) until the global bucket is spent; flushes, releases. */
