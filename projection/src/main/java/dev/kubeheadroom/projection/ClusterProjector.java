@@ -111,7 +111,16 @@ public final class ClusterProjector {
 
   /** A pod as it is now (added or changed). Unbound pods publish nothing: no node books them. */
   public Outcome pod(Pod pod) {
-    PodSnapshot plain = PodProjection.project(pod, false).orElse(null);
+    return pod(pod, PodProjection.project(pod, false).orElse(null));
+  }
+
+  /**
+   * As {@link #pod(Pod)}, with the pod's plain projection made by the caller: {@code
+   * PodProjection.project(pod, false)}, null when unbound. That part needs no state, so a replay
+   * makes it on its reading thread; what needs the state (VPAs, applied limits, what was
+   * published) is done here, on the same path as {@link #pod(Pod)}.
+   */
+  public Outcome pod(Pod pod, PodSnapshot plain) {
     if (plain == null) {
       return Outcome.SKIPPED;
     }
@@ -235,7 +244,11 @@ public final class ClusterProjector {
   // ---- nodes
 
   public Outcome node(Node node) {
-    NodeSnapshot snapshot = NodeProjection.project(node);
+    return node(node, NodeProjection.project(node));
+  }
+
+  /** As {@link #node(Node)}, with {@code NodeProjection.project(node)} made by the caller ahead. */
+  public Outcome node(Node node, NodeSnapshot snapshot) {
     String name = node.getMetadata().getName();
     if (snapshot.equals(nodes.get(name))) {
       return Outcome.UNCHANGED;

@@ -82,14 +82,17 @@ final class ClusterModel {
     return live;
   }
 
-  void apply(WatchEvent event) {
+  /** @param prepared the event's item with what the reading thread made of it alone */
+  void apply(WatchEvent event, PreparedItem prepared) {
     HasMetadata object = event.object();
     boolean deleted = event.type() == WatchEvent.Type.DELETED;
     if (object instanceof Pod pod) {
-      applyPod(pod, deleted);
+      applyPod(pod, deleted, prepared);
     } else if (object instanceof Node node) {
       if (deleted) {
         projector.nodeDeleted(node);
+      } else if (prepared.ahead()) {
+        projector.node(node, prepared.nodeOrThrow());
       } else {
         projector.node(node);
       }
@@ -122,7 +125,7 @@ final class ClusterModel {
     }
   }
 
-  private void applyPod(Pod pod, boolean deleted) {
+  private void applyPod(Pod pod, boolean deleted, PreparedItem prepared) {
     String uid = pod.getMetadata().getUid();
     if (uid == null) {
       return;
@@ -133,7 +136,12 @@ final class ClusterModel {
       projector.podDeleted(uid);
       return;
     }
-    projector.pod(pod); // throws before any state changes: a pod that cannot be read leaves all as it was
+    // Throws before any state changes: a pod that cannot be read leaves all as it was.
+    if (prepared.ahead()) {
+      projector.pod(pod, prepared.plainPodOrThrow());
+    } else {
+      projector.pod(pod);
+    }
     PodSnapshot published = projector.publishedPod(uid);
     if (published != null && published.terminal()) {
       podObjects.remove(uid);

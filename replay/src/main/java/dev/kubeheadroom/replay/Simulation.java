@@ -57,13 +57,22 @@ public final class Simulation {
   }
 
   public ClusterReport run(Iterator<WatchLogItem> source) {
-    // The log is read and parsed on a second thread: the same items in the same order.
-    try (ReadAhead<WatchLogItem> items = new ReadAhead<>(source)) {
+    return run(source, true);
+  }
+
+  /**
+   * As {@link #run(Iterator)}; {@code projectAhead} false projects every object on the main
+   * thread, as live ingest does (the yardstick tests hold the projection made ahead to).
+   */
+  public ClusterReport run(Iterator<WatchLogItem> source, boolean projectAhead) {
+    // The log is read, parsed and each object projected by itself on a second thread: the same
+    // items in the same order; the main thread does what needs the cluster's state.
+    try (ReadAhead<PreparedItem> items = new ReadAhead<>(PreparedItem.mapped(source, projectAhead))) {
       return run(items);
     }
   }
 
-  private ClusterReport run(ReadAhead<WatchLogItem> items) {
+  private ClusterReport run(ReadAhead<PreparedItem> items) {
     // Simulate always applies: dryRun in any config is ignored.
     TopologySettings settings = new TopologySettings(Topics.defaults(),
         TopologySettings.DEFAULT_TICK, c -> c.withDryRun(false));
@@ -75,7 +84,8 @@ public final class Simulation {
     Consumer<String> warn = observer::warning;
     try {
       while (items.hasNext()) {
-        WatchLogItem item = items.next();
+        PreparedItem prepared = items.next();
+        WatchLogItem item = prepared.item();
         if (item instanceof Malformed bad) {
           malformed++;
           warn.accept("line " + bad.lineNumber() + ": " + bad.reason());
@@ -90,7 +100,7 @@ public final class Simulation {
         engine.advanceTo(event.at());
         decisions += applyDecisions(engine, model);
         try {
-          model.apply(event);
+          model.apply(event, prepared);
         } catch (ProjectionException e) {
           // An object the API server could not have stored (e.g. an unparseable quantity).
           malformed++;
