@@ -248,7 +248,7 @@ final class InlineTopology implements TopologyHarness {
   @Override
   @SuppressWarnings("unchecked")
   public <V> void put(String store, String key, V value) {
-    ((ObjectStore<V>) store(store)).put(key, value);
+    ((org.apache.kafka.streams.state.KeyValueStore<String, V>) store(store)).put(key, value);
   }
 
   @Override
@@ -256,8 +256,10 @@ final class InlineTopology implements TopologyHarness {
     // memory only
   }
 
+  /** The pods store held per node (a booking step hands it the node's table), the others as keys. */
   private void addStore(StoreBuilder<?> builder) {
-    stores.put(builder.name(), new ObjectStore<>(builder.name()));
+    String name = builder.name();
+    stores.put(name, HeadroomTopology.PODS_STORE.equals(name) ? new NodePodStore(name) : new ObjectStore<>(name));
   }
 
   /** What a forward without a child name does: every child gets the record, as in Kafka. */
