@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeSet;
 
 /**
@@ -21,14 +20,14 @@ import java.util.TreeSet;
  * since it was queued is put back at its new due time.
  */
 final class Debouncer {
-  private record Dirty(Instant first, Instant last) {}
+  /** When a dirty node first and last changed; {@code last} moves in place (a touch per event). */
+  private static final class Dirty {
+    final Instant first;
+    Instant last;
 
-  /** Ordered by time, then node name. */
-  private record Candidate(Instant at, String node) implements Comparable<Candidate> {
-    @Override
-    public int compareTo(Candidate o) {
-      int byTime = at.compareTo(o.at);
-      return byTime != 0 ? byTime : node.compareTo(o.node);
+    Dirty(Instant first, Instant last) {
+      this.first = first;
+      this.last = last;
     }
   }
 
@@ -37,7 +36,7 @@ final class Debouncer {
 
   private final Map<String, Dirty> dirty = new HashMap<>();
   private final Map<String, Instant> wakes = new HashMap<>();
-  private final PriorityQueue<Candidate> queue = new PriorityQueue<>();
+  private final DueQueue queue = new DueQueue();
   private final Map<String, Timing> poolTimings = new HashMap<>();
   private Duration debounce = Duration.ZERO;
   private Duration maxDelay = Duration.ZERO;
@@ -61,9 +60,9 @@ final class Debouncer {
     Dirty old = dirty.get(node);
     if (old == null) {
       dirty.put(node, new Dirty(at, at));
-      queue.add(new Candidate(dueAt(node, at, at), node));
-    } else if (at.isAfter(old.last())) {
-      dirty.put(node, new Dirty(old.first(), at)); // its queued candidate is now early: re-queued when met
+      queue.add(dueAt(node, at, at), node);
+    } else if (at.isAfter(old.last)) {
+      old.last = at; // its queued candidate is now early: re-queued when met
     }
   }
 
@@ -82,7 +81,7 @@ final class Debouncer {
     Instant current = wakes.get(node);
     if (current == null || at.isBefore(current)) {
       wakes.put(node, at);
-      queue.add(new Candidate(at, node));
+      queue.add(at, node);
     }
   }
 
@@ -105,18 +104,18 @@ final class Debouncer {
       requeue(); // the knobs changed: every queued due time may have moved
     }
     TreeSet<String> due = new TreeSet<>();
-    while (!queue.isEmpty() && !queue.peek().at().isAfter(now)) {
-      String node = queue.poll().node();
+    while (queue.headDueAt(now)) {
+      String node = queue.poll();
       if (due.contains(node)) {
         continue;
       }
       Dirty d = dirty.get(node);
       Instant wake = wakes.get(node);
-      Instant dirtyDue = d == null ? null : dueAt(node, d.first(), d.last());
+      Instant dirtyDue = d == null ? null : dueAt(node, d.first, d.last);
       if ((wake != null && !now.isBefore(wake)) || (dirtyDue != null && !now.isBefore(dirtyDue))) {
         due.add(node);
       } else if (dirtyDue != null) {
-        queue.add(new Candidate(dirtyDue, node)); // changed since queued: due later
+        queue.add(dirtyDue, node); // changed since queued: due later
       }
     }
     for (String node : due) {
@@ -128,8 +127,8 @@ final class Debouncer {
 
   private void requeue() {
     queue.clear();
-    dirty.forEach((node, d) -> queue.add(new Candidate(dueAt(node, d.first(), d.last()), node)));
-    wakes.forEach((node, at) -> queue.add(new Candidate(at, node)));
+    dirty.forEach((node, d) -> queue.add(dueAt(node, d.first, d.last), node));
+    wakes.forEach((node, at) -> queue.add(at, node));
   }
 
   /** min(last + debounce + jitter, first + maxDelay), with the node pool's knobs where it has its own. */
