@@ -212,7 +212,10 @@ final class InlineTopology implements TopologyHarness {
       return;
     }
     wallClockMs = ms;
-    for (Schedule s : List.copyOf(schedules)) {
+    // Those scheduled so far, by index rather than a copy per move: a punctuator may schedule
+    // another (appended, first due later), never removes one (a cancel only marks it).
+    for (int i = 0, n = schedules.size(); i < n; i++) {
+      Schedule s = schedules.get(i);
       if (!s.cancelled && s.next <= ms) {
         s.next += ((ms - s.next) / s.intervalMs + 1) * s.intervalMs;
         try {

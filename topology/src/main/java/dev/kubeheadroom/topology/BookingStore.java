@@ -32,11 +32,12 @@ final class BookingStore {
   }
 
   NodeBooking load(String node) {
-    return cache.computeIfAbsent(node, this::read);
-  }
-
-  private NodeBooking read(String node) {
-    return BookingReader.read(nodes, pods, node);
+    NodeBooking booking = cache.get(node); // not computeIfAbsent: its method reference was an object per event
+    if (booking == null) {
+      booking = BookingReader.read(nodes, pods, node);
+      cache.put(node, booking);
+    }
+    return booking;
   }
 
   /**
