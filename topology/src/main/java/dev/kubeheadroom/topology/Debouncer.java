@@ -136,7 +136,7 @@ final class Debouncer {
     Timing own = poolTimings.isEmpty() ? null : poolTimings.get(node);
     Duration period = own == null ? debounce : own.debounce();
     Duration window = own == null ? jitterWindow : jitterWindow(period);
-    Instant quiet = last.plus(period).plus(spread(node, window));
+    Instant quiet = last.plus(period).plusNanos(spreadNanos(node, window)); // = plus(spread(…)), no Duration
     Instant cap = first.plus(own == null ? maxDelay : own.maxDelay());
     return quiet.isBefore(cap) ? quiet : cap;
   }
@@ -155,7 +155,11 @@ final class Debouncer {
    * land evenly over the window, and every replay puts each node at the same point.
    */
   static Duration spread(String node, Duration window) {
+    return Duration.ofNanos(spreadNanos(node, window));
+  }
+
+  private static long spreadNanos(String node, Duration window) {
     long fraction = Integer.toUnsignedLong(node.hashCode() * 0x9E3779B1) % 1000;
-    return Duration.ofNanos(window.toNanos() * fraction / 1000);
+    return window.toNanos() * fraction / 1000;
   }
 }
