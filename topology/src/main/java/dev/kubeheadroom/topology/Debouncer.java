@@ -105,26 +105,21 @@ final class Debouncer {
     if (!queue.headDueAt(now)) {
       return List.of(); // most ticks: nothing due, nothing made
     }
-    // A list, sorted at the end, not a sorted set: a tick finds a few nodes due, and a scan of a
-    // few names is cheaper than a tree's compares and entries.
+    // A due node is taken out of the schedule at once, so another candidate of it this tick finds
+    // neither a change nor a wake and is dropped: the list holds each node once without a set.
     List<String> due = new ArrayList<>();
     while (queue.headDueAt(now)) {
       String node = queue.poll();
-      if (due.contains(node)) {
-        continue;
-      }
       Dirty d = dirty.get(node);
       Instant wake = wakes.get(node);
       Instant dirtyDue = d == null ? null : dueAt(node, d.first, d.last);
       if ((wake != null && !now.isBefore(wake)) || (dirtyDue != null && !now.isBefore(dirtyDue))) {
         due.add(node);
+        dirty.remove(node);
+        wakes.remove(node);
       } else if (dirtyDue != null) {
         queue.add(dirtyDue, node); // changed since queued: due later
       }
-    }
-    for (String node : due) {
-      dirty.remove(node);
-      wakes.remove(node);
     }
     due.sort(null); // by name, as before
     return due;
