@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * The nodes {@link HeadroomTopology#nodes} declares — the same processors along the same edges
  * as the built topology — run synchronously in the caller's thread, over in-memory {@link
- * ObjectStore}s, with a wall clock only the caller moves. For offline replay ({@code simulate},
+ * ObjectStore}s (the pods store a {@link NodePodStore}), with a wall clock only the caller moves. For offline replay ({@code simulate},
  * {@code audit}): what is left out is what only a running Kafka needs (serialized state, caches,
  * changelogs, commits, metrics), which {@code TopologyTestDriver} pays per record; sinks drop
  * what reaches them (the listener has seen it). Punctuation follows Kafka's wall-clock rules: due
