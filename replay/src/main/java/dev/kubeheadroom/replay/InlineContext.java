@@ -19,8 +19,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * The processor context of one processor in an {@link InlineTopology}: forwards call the named
- * child directly, stores are the run's {@link ObjectStore}s, and a schedule is kept for the
- * topology to fire when its clock moves. Only what Headroom's processors use does anything.
+ * child directly, stores are the run's in-memory ones ({@link ObjectStore}s, the pods store a
+ * {@link NodePodStore}), and a schedule is kept for the topology to fire when its clock moves.
+ * Only what Headroom's processors use does anything.
  */
 final class InlineContext<K, V> implements ProcessorContext<K, V> {
   /** Where forwards go: the default child and any named ones. */

@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * The nodes {@link HeadroomTopology#nodes} declares — the same processors along the same edges
  * as the built topology — run synchronously in the caller's thread, over in-memory {@link
- * ObjectStore}s, with a wall clock only the caller moves. For offline replay ({@code simulate},
+ * ObjectStore}s (the pods store a {@link NodePodStore}), with a wall clock only the caller moves. For offline replay ({@code simulate},
  * {@code audit}): what is left out is what only a running Kafka needs (serialized state, caches,
  * changelogs, commits, metrics), which {@code TopologyTestDriver} pays per record; sinks drop
  * what reaches them (the listener has seen it). Punctuation follows Kafka's wall-clock rules: due
@@ -212,7 +212,10 @@ final class InlineTopology implements TopologyHarness {
       return;
     }
     wallClockMs = ms;
-    for (Schedule s : List.copyOf(schedules)) {
+    // Those scheduled so far, by index rather than a copy per move: a punctuator may schedule
+    // another (appended, first due later), never removes one (a cancel only marks it).
+    for (int i = 0, n = schedules.size(); i < n; i++) {
+      Schedule s = schedules.get(i);
       if (!s.cancelled && s.next <= ms) {
         s.next += ((ms - s.next) / s.intervalMs + 1) * s.intervalMs;
         try {
@@ -248,7 +251,7 @@ final class InlineTopology implements TopologyHarness {
   @Override
   @SuppressWarnings("unchecked")
   public <V> void put(String store, String key, V value) {
-    ((ObjectStore<V>) store(store)).put(key, value);
+    ((org.apache.kafka.streams.state.KeyValueStore<String, V>) store(store)).put(key, value);
   }
 
   @Override
@@ -256,8 +259,10 @@ final class InlineTopology implements TopologyHarness {
     // memory only
   }
 
+  /** The pods store held per node (a booking step hands it the node's table), the others as keys. */
   private void addStore(StoreBuilder<?> builder) {
-    stores.put(builder.name(), new ObjectStore<>(builder.name()));
+    String name = builder.name();
+    stores.put(name, HeadroomTopology.PODS_STORE.equals(name) ? new NodePodStore(name) : new ObjectStore<>(name));
   }
 
   /** What a forward without a child name does: every child gets the record, as in Kafka. */

@@ -61,6 +61,21 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
 
   @Override
   public KeyValueIterator<String, V> range(String from, String to) {
+    return range(entries, from, to);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> all() {
+    return iterator(entries.entrySet().iterator(), null);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
+    return prefixScan(entries, prefix.toString());
+  }
+
+  /** {@link KeyValueStore#range} over {@code entries}: both ends inclusive, null unbounded. */
+  static <V> KeyValueIterator<String, V> range(NavigableMap<String, V> entries, String from, String to) {
     NavigableMap<String, V> view = entries;
     if (from != null && to != null) {
       view = from.compareTo(to) > 0 ? new TreeMap<>() : entries.subMap(from, true, to, true);
@@ -72,15 +87,9 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
     return iterator(view.entrySet().iterator(), null);
   }
 
-  @Override
-  public KeyValueIterator<String, V> all() {
-    return iterator(entries.entrySet().iterator(), null);
-  }
-
-  @Override
-  public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS serializer) {
-    String p = prefix.toString();
-    return iterator(entries.tailMap(p, true).entrySet().iterator(), p);
+  /** {@link KeyValueStore#prefixScan} over {@code entries}: the keys starting with {@code prefix}. */
+  static <V> KeyValueIterator<String, V> prefixScan(NavigableMap<String, V> entries, String prefix) {
+    return iterator(entries.tailMap(prefix, true).entrySet().iterator(), prefix);
   }
 
   @Override
@@ -114,7 +123,7 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
   }
 
   /** Iterates {@code it}, stopping at the first key without {@code prefix} (when given). */
-  private static <V> KeyValueIterator<String, V> iterator(Iterator<Map.Entry<String, V>> it, String prefix) {
+  static <V> KeyValueIterator<String, V> iterator(Iterator<Map.Entry<String, V>> it, String prefix) {
     return new KeyValueIterator<>() {
       private Map.Entry<String, V> next = advance();
 

@@ -103,7 +103,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
-      debouncer.touch(node, changedAt(timestamp));
+      debouncer.touch(node, changedAt(at, timestamp));
     }
   }
 
@@ -155,6 +155,12 @@ final class BookingProcessor implements Processor<String, Object, String, Object
    */
   private Instant changedAt(long recordMs) {
     return Instant.ofEpochMilli(Math.max(recordMs, context.currentSystemTimeMs()));
+  }
+
+  /** As above, {@code record} being the record's time as an Instant: reused when it is the later. */
+  private Instant changedAt(Instant record, long recordMs) {
+    long wallMs = context.currentSystemTimeMs();
+    return recordMs >= wallMs ? record : Instant.ofEpochMilli(wallMs);
   }
 
   private void punctuate(long wallClockMs) {

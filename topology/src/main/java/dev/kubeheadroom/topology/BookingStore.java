@@ -5,6 +5,7 @@ import dev.kubeheadroom.topology.booking.BookingReader;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import dev.kubeheadroom.topology.booking.Step;
+import dev.kubeheadroom.topology.booking.WholeNodePods;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,35 +21,47 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class BookingStore {
   private final KeyValueStore<String, NodeSnapshot> nodes;
   private final KeyValueStore<String, PodEntry> pods;
+  /** The pods store when it takes a node's pods whole (a replay's), else null: written per pod. */
+  private final WholeNodePods whole;
   private final Map<String, NodeBooking> cache = new HashMap<>();
 
   BookingStore(KeyValueStore<String, NodeSnapshot> nodes, KeyValueStore<String, PodEntry> pods) {
     this.nodes = nodes;
     this.pods = pods;
+    this.whole = pods instanceof WholeNodePods w ? w : null;
   }
 
   NodeBooking load(String node) {
-    return cache.computeIfAbsent(node, this::read);
-  }
-
-  private NodeBooking read(String node) {
-    return BookingReader.read(nodes, pods, node);
+    NodeBooking booking = cache.get(node); // not computeIfAbsent: its method reference was an object per event
+    if (booking == null) {
+      booking = BookingReader.read(nodes, pods, node);
+      cache.put(node, booking);
+    }
+    return booking;
   }
 
   /**
    * Writes back what the step touched. Removals are {@code put(key, null)}: the same tombstone in
    * the store and its changelog as {@code delete}, without fetching and decoding the old value
-   * that {@code delete} returns (a sixth of the stream thread's time when pods churn).
+   * that {@code delete} returns (a sixth of the stream thread's time when pods churn). A store
+   * that takes a node's pods whole gets the booking's table instead: the same entries, since the
+   * step touches every pod whose entry it changed and the rest are as loaded (StepTouchTest).
    */
   void save(Step step) {
     NodeBooking booking = step.booking();
     String node = booking.node();
-    for (String uid : step.touchedPods()) {
-      PodEntry entry = booking.pods().get(uid);
-      if (entry == null) {
-        pods.put(BookingReader.podKey(node, uid), null);
-      } else {
-        pods.put(BookingReader.podKey(node, uid), entry);
+    if (whole != null) {
+      if (!step.touchedPods().isEmpty()) {
+        whole.putNode(node, booking.pods());
+      }
+    } else {
+      for (String uid : step.touchedPods()) {
+        PodEntry entry = booking.pods().get(uid);
+        if (entry == null) {
+          pods.put(BookingReader.podKey(node, uid), null);
+        } else {
+          pods.put(BookingReader.podKey(node, uid), entry);
+        }
       }
     }
     if (step.nodeTouched()) {

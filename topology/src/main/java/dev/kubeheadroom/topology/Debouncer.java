@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.TreeSet;
 
 /**
  * Which of a task's nodes are due for a computation. A node is due once {@code debouncePeriod}
@@ -21,14 +19,14 @@ import java.util.TreeSet;
  * since it was queued is put back at its new due time.
  */
 final class Debouncer {
-  private record Dirty(Instant first, Instant last) {}
+  /** When a dirty node first and last changed; {@code last} moves in place (a touch per event). */
+  private static final class Dirty {
+    final Instant first;
+    Instant last;
 
-  /** Ordered by time, then node name. */
-  private record Candidate(Instant at, String node) implements Comparable<Candidate> {
-    @Override
-    public int compareTo(Candidate o) {
-      int byTime = at.compareTo(o.at);
-      return byTime != 0 ? byTime : node.compareTo(o.node);
+    Dirty(Instant first, Instant last) {
+      this.first = first;
+      this.last = last;
     }
   }
 
@@ -37,7 +35,7 @@ final class Debouncer {
 
   private final Map<String, Dirty> dirty = new HashMap<>();
   private final Map<String, Instant> wakes = new HashMap<>();
-  private final PriorityQueue<Candidate> queue = new PriorityQueue<>();
+  private final DueQueue queue = new DueQueue();
   private final Map<String, Timing> poolTimings = new HashMap<>();
   private Duration debounce = Duration.ZERO;
   private Duration maxDelay = Duration.ZERO;
@@ -61,9 +59,9 @@ final class Debouncer {
     Dirty old = dirty.get(node);
     if (old == null) {
       dirty.put(node, new Dirty(at, at));
-      queue.add(new Candidate(dueAt(node, at, at), node));
-    } else if (at.isAfter(old.last())) {
-      dirty.put(node, new Dirty(old.first(), at)); // its queued candidate is now early: re-queued when met
+      queue.add(dueAt(node, at, at), node);
+    } else if (at.isAfter(old.last)) {
+      old.last = at; // its queued candidate is now early: re-queued when met
     }
   }
 
@@ -82,7 +80,7 @@ final class Debouncer {
     Instant current = wakes.get(node);
     if (current == null || at.isBefore(current)) {
       wakes.put(node, at);
-      queue.add(new Candidate(at, node));
+      queue.add(at, node);
     }
   }
 
@@ -104,32 +102,33 @@ final class Debouncer {
       jitterWindow = jitterWindow(debouncePeriod);
       requeue(); // the knobs changed: every queued due time may have moved
     }
-    TreeSet<String> due = new TreeSet<>();
-    while (!queue.isEmpty() && !queue.peek().at().isAfter(now)) {
-      String node = queue.poll().node();
-      if (due.contains(node)) {
-        continue;
-      }
+    if (!queue.headDueAt(now)) {
+      return List.of(); // most ticks: nothing due, nothing made
+    }
+    // A due node is taken out of the schedule at once, so another candidate of it this tick finds
+    // neither a change nor a wake and is dropped: the list holds each node once without a set.
+    List<String> due = new ArrayList<>();
+    while (queue.headDueAt(now)) {
+      String node = queue.poll();
       Dirty d = dirty.get(node);
       Instant wake = wakes.get(node);
-      Instant dirtyDue = d == null ? null : dueAt(node, d.first(), d.last());
+      Instant dirtyDue = d == null ? null : dueAt(node, d.first, d.last);
       if ((wake != null && !now.isBefore(wake)) || (dirtyDue != null && !now.isBefore(dirtyDue))) {
         due.add(node);
+        dirty.remove(node);
+        wakes.remove(node);
       } else if (dirtyDue != null) {
-        queue.add(new Candidate(dirtyDue, node)); // changed since queued: due later
+        queue.add(dirtyDue, node); // changed since queued: due later
       }
     }
-    for (String node : due) {
-      dirty.remove(node);
-      wakes.remove(node);
-    }
-    return new ArrayList<>(due);
+    due.sort(null); // by name, as before
+    return due;
   }
 
   private void requeue() {
     queue.clear();
-    dirty.forEach((node, d) -> queue.add(new Candidate(dueAt(node, d.first(), d.last()), node)));
-    wakes.forEach((node, at) -> queue.add(new Candidate(at, node)));
+    dirty.forEach((node, d) -> queue.add(dueAt(node, d.first, d.last), node));
+    wakes.forEach((node, at) -> queue.add(at, node));
   }
 
   /** min(last + debounce + jitter, first + maxDelay), with the node pool's knobs where it has its own. */
@@ -137,7 +136,7 @@ final class Debouncer {
     Timing own = poolTimings.isEmpty() ? null : poolTimings.get(node);
     Duration period = own == null ? debounce : own.debounce();
     Duration window = own == null ? jitterWindow : jitterWindow(period);
-    Instant quiet = last.plus(period).plus(spread(node, window));
+    Instant quiet = last.plus(period).plusNanos(spreadNanos(node, window)); // = plus(spread(…)), no Duration
     Instant cap = first.plus(own == null ? maxDelay : own.maxDelay());
     return quiet.isBefore(cap) ? quiet : cap;
   }
@@ -156,7 +155,11 @@ final class Debouncer {
    * land evenly over the window, and every replay puts each node at the same point.
    */
   static Duration spread(String node, Duration window) {
+    return Duration.ofNanos(spreadNanos(node, window));
+  }
+
+  private static long spreadNanos(String node, Duration window) {
     long fraction = Integer.toUnsignedLong(node.hashCode() * 0x9E3779B1) % 1000;
-    return Duration.ofNanos(window.toNanos() * fraction / 1000);
+    return window.toNanos() * fraction / 1000;
   }
 }

@@ -55,7 +55,7 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     if (event instanceof PodSnapshot pod) {
       return applyPod(pod, at);
     } else if (event instanceof PodRemoved removed) {
-      return removePods(Set.of(removed.uid()));
+      return removePod(removed.uid());
     } else if (event instanceof NodeSync sync) {
       // A chunk speaks for its uid range only (NodeSync): pods outside it are left alone.
       Set<String> gone = new HashSet<>();
@@ -86,7 +86,7 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     PodEntry old = pods.get(pod.uid());
     if (pod.terminal()) {
       // Succeeded and Failed pods count nowhere: they leave every sum.
-      return old == null ? Step.unchanged(this) : removePods(Set.of(pod.uid()));
+      return old == null ? Step.unchanged(this) : removePod(pod.uid());
     }
     PodEntry entry = old == null ? PodEntry.of(pod) : old.withPod(pod);
     if (old != null && answerMayChange(old.pod(), pod)) {
@@ -184,6 +184,15 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     }
     return new Step(new NodeBooking(this.node, node, table().replacing(edits)), edits.keySet(), true, true,
         Optional.empty());
+  }
+
+  /** {@link #removePods} of one uid, without the sets. */
+  private Step removePod(String uid) {
+    PodTable next = table().without(uid);
+    if (next == pods) {
+      return Step.unchanged(this);
+    }
+    return new Step(new NodeBooking(node, snapshot, next), Set.of(uid), false, true, Optional.empty());
   }
 
   private Step removePods(Set<String> uids) {

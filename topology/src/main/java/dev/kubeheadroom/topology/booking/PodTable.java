@@ -92,6 +92,27 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
     return all;
   }
 
+  /**
+   * These pods without {@code uid} ({@code this} when it is not here): {@link #without(Collection)}
+   * for one pod (a deletion, a pod turned terminal) with one search and no set.
+   */
+  PodTable without(String uid) {
+    int at = Arrays.binarySearch(uids, uid);
+    if (at < 0) {
+      return this;
+    }
+    if (uids.length == 1) {
+      return EMPTY;
+    }
+    String[] nextUids = new String[uids.length - 1];
+    PodEntry[] next = new PodEntry[nextUids.length];
+    System.arraycopy(uids, 0, nextUids, 0, at);
+    System.arraycopy(entries, 0, next, 0, at);
+    System.arraycopy(uids, at + 1, nextUids, at, nextUids.length - at);
+    System.arraycopy(entries, at + 1, next, at, nextUids.length - at);
+    return new PodTable(nextUids, next);
+  }
+
   /** These pods without {@code gone}'s uids ({@code this} when none of them is here). */
   PodTable without(Collection<String> gone) {
     boolean[] drop = new boolean[uids.length];

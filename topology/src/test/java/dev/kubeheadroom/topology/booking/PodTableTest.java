@@ -43,6 +43,12 @@ class PodTableTest {
           reference.put(uid, e);
         }
         case 3 -> {
+          if (random.nextBoolean()) { // one pod removed: the single-uid form
+            PodTable before = table;
+            table = table.without(uid);
+            assertThat(table != before).isEqualTo(reference.remove(uid) != null);
+            break;
+          }
           Set<String> gone = new HashSet<>();
           for (int i = random.nextInt(4); i >= 0; i--) {
             gone.add("uid-" + random.nextInt(60));
