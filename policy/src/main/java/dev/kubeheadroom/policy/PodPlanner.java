@@ -59,6 +59,10 @@ public final class PodPlanner {
    * in the remainder go to the earlier container, keeping the split deterministic.
    */
   public static long[] split(long targetMilli, List<ContainerInput> containers) {
+    if (containers.size() == 1) {
+      // most pods: one container takes the whole target (T·r/r, no remainder), none without a request
+      return new long[] {containers.get(0).requestMilli() > 0 ? targetMilli : 0};
+    }
     long[] parts = new long[containers.size()];
     long[] remainders = new long[containers.size()];
     if (!floors(targetMilli, containers, parts, remainders)) {
