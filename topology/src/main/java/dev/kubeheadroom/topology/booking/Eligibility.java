@@ -21,17 +21,25 @@ public final class Eligibility {
   /** The first gate a pod fails, or null when it is managed. */
   public static Ineligibility whyNot(
       PodEntry entry, NodeSnapshot node, NamespaceInfo namespace, ClusterConfig config, Instant now) {
-    return whyNot(entry, node, config.manages(namespace), config, now);
+    return whyNot(entry, resizable(node), config.manages(namespace), config, now);
   }
 
-  /** {@link #whyNot} with the namespace's gate already judged ({@link ClusterConfig#manages}). */
+  /** Whether pods on the node can be resized in place (a snapshot not arrived yet: not known, no). */
+  static boolean resizable(NodeSnapshot node) {
+    return node != null && node.resizable();
+  }
+
+  /**
+   * {@link #whyNot} with the node's and the namespace's gates already judged ({@link #resizable},
+   * {@link ClusterConfig#manages}): once per decision, not per pod.
+   */
   static Ineligibility whyNot(
-      PodEntry entry, NodeSnapshot node, boolean namespaceManaged, ClusterConfig config, Instant now) {
+      PodEntry entry, boolean nodeResizable, boolean namespaceManaged, ClusterConfig config, Instant now) {
     Ineligibility bySnapshot = entry.facts().snapshotGate();
     if (bySnapshot == Ineligibility.TERMINAL) {
       return bySnapshot;
     }
-    if (node == null || !node.resizable()) {
+    if (!nodeResizable) {
       return Ineligibility.NODE_NOT_RESIZABLE;
     }
     if (!namespaceManaged) {

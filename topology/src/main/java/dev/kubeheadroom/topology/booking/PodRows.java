@@ -9,7 +9,6 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
-import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.Tenancy;
 import java.time.Instant;
@@ -46,18 +45,19 @@ final class PodRows {
   static PodRows of(NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now) {
     PodRows rows = new PodRows(booking.pods().size(), config.tenancy() == Tenancy.NAMESPACES);
-    NodeSnapshot node = booking.snapshot();
+    boolean nodeResizable = Eligibility.resizable(booking.snapshot());
     NamespaceGate gate = new NamespaceGate(config, namespaces);
     int i = 0;
     for (PodEntry entry : booking.pods().values()) {
-      rows.fill(i++, entry, node, gate.at(entry.facts().namespace()), config, now);
+      rows.fill(i++, entry, nodeResizable, gate.at(entry.facts().namespace()), config, now);
     }
     return rows;
   }
 
-  private void fill(int i, PodEntry entry, NodeSnapshot node, NamespaceGate ns, ClusterConfig config, Instant now) {
+  private void fill(int i, PodEntry entry, boolean nodeResizable, NamespaceGate ns, ClusterConfig config,
+      Instant now) {
     PodFacts facts = entry.facts();
-    Ineligibility why = Eligibility.whyNot(entry, node, ns.managed(), config, now);
+    Ineligibility why = Eligibility.whyNot(entry, nodeResizable, ns.managed(), config, now);
     List<ContainerInput> containers = facts.containers();
     long currentLimit = facts.currentLimitMilli();
     long fixedLimits = facts.fixedLimitsMilli();
