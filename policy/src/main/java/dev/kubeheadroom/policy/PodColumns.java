@@ -1,6 +1,7 @@
 package dev.kubeheadroom.policy;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One node's pods as the policy reads them, a column per field (row i is one pod, input order),
@@ -12,23 +13,41 @@ import java.util.List;
  * goes through these columns, so both apply one set of rules.
  */
 public final class PodColumns {
-  private final long[] requestMilli;
-  private final long[] currentLimitMilli;
-  private final boolean[] managed;
-  private final long[] userCapMilli;
-  private final long[] targetMilli;
-  private final Reason[] reason;
-  private final boolean[] apply;
+  private long[] requestMilli;
+  private long[] currentLimitMilli;
+  private boolean[] managed;
+  private long[] userCapMilli;
+  private long[] targetMilli;
+  private Reason[] reason;
+  private boolean[] apply;
+  private int size;
 
   /** {@code size} rows, each to be {@link #set} before the policy reads it. */
   public PodColumns(int size) {
-    requestMilli = new long[size];
-    currentLimitMilli = new long[size];
-    managed = new boolean[size];
-    userCapMilli = new long[size];
-    targetMilli = new long[size];
-    reason = new Reason[size];
-    apply = new boolean[size];
+    allocate(size);
+    this.size = size;
+  }
+
+  /**
+   * The columns made {@code rows} long, each row to be {@link #set} again: a caller deciding node
+   * after node keeps one set of columns (grown when a node has more pods) instead of making one
+   * per node.
+   */
+  public void resize(int rows) {
+    if (rows > requestMilli.length) {
+      allocate(Math.max(rows, 2 * requestMilli.length));
+    }
+    size = rows;
+  }
+
+  private void allocate(int capacity) {
+    requestMilli = new long[capacity];
+    currentLimitMilli = new long[capacity];
+    managed = new boolean[capacity];
+    userCapMilli = new long[capacity];
+    targetMilli = new long[capacity];
+    reason = new Reason[capacity];
+    apply = new boolean[capacity];
   }
 
   /** The columns of {@code pods}, in order. */
@@ -43,6 +62,7 @@ public final class PodColumns {
 
   /** Row {@code i}'s inputs, as strict as a {@link PodInput}'s. */
   public void set(int i, long requestMilli, long currentLimitMilli, boolean managed, long userCapMilli) {
+    Objects.checkIndex(i, size);
     if (requestMilli < 0 || currentLimitMilli < 0 || userCapMilli < 0) {
       throw new IllegalArgumentException("pod " + i + ": CPU quantities must be >= 0, got request "
           + requestMilli + ", current limit " + currentLimitMilli + ", user cap " + userCapMilli);
@@ -57,7 +77,7 @@ public final class PodColumns {
   }
 
   public int size() {
-    return requestMilli.length;
+    return size;
   }
 
   public long requestMilli(int i) {

@@ -87,7 +87,16 @@ public final class NodeDecider {
     // at its next decision (docs/design/headroom-design.txt §11.4).
     NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
     PolicyConfig policyConfig = config.forPool(pool).toPolicyConfig();
-    PodRows rows = PodRows.of(booking, config, namespaces, now);
+    PodRows rows = PodRows.lend(booking, config, namespaces, now);
+    try {
+      return decide(booking, config, ceilings, now, pool, policyConfig, rows);
+    } finally {
+      rows.giveBack();
+    }
+  }
+
+  private static Decided decide(NodeBooking booking, ClusterConfig config, Map<String, CeilingRatio> ceilings,
+      Instant now, NodePool pool, PolicyConfig policyConfig, PodRows rows) {
     PodColumns columns = rows.columns();
     List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? rows.tenants() : null;
     NodeStats stats = tenants == null

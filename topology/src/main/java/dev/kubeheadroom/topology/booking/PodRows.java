@@ -13,6 +13,7 @@ import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.Tenancy;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,32 +27,81 @@ import java.util.function.Function;
  * the container list) are made only for a row that asks ({@link #input}, {@link #containers}).
  */
 final class PodRows {
-  private final PodEntry[] entries;
-  private final Ineligibility[] whyNot;
+  /**
+   * Each thread's rows, lent to one decision at a time ({@link #lend}): a node is decided at
+   * every change on it, and the rows of one decision are garbage as soon as it is taken.
+   */
+  private static final ThreadLocal<PodRows> SPARE = ThreadLocal.withInitial(() -> new PodRows(8));
+
+  private PodEntry[] entries;
+  private Ineligibility[] whyNot;
   /** Per row, its namespace (null when unknown); kept only under hierarchical tenancy. */
-  private final NamespaceInfo[] namespaces;
+  private NamespaceInfo[] namespaces;
   private final PodColumns columns;
   /** Per row, its containers at a pending target's limits, or null when at the snapshot's. */
   private List<ContainerInput>[] pendingContainers;
+  private boolean keepNamespaces;
+  private int size;
+  private boolean lent;
 
-  private PodRows(int size, boolean keepNamespaces) {
-    entries = new PodEntry[size];
-    whyNot = new Ineligibility[size];
-    namespaces = keepNamespaces ? new NamespaceInfo[size] : null;
-    columns = new PodColumns(size);
+  private PodRows(int capacity) {
+    entries = new PodEntry[capacity];
+    whyNot = new Ineligibility[capacity];
+    columns = new PodColumns(capacity);
   }
 
   /** The booking's pods at {@code now} (booking.snapshot() may be null: no pod is then managed). */
   static PodRows of(NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now) {
-    PodRows rows = new PodRows(booking.pods().size(), config.tenancy() == Tenancy.NAMESPACES);
+    return new PodRows(booking.pods().size()).fill(booking, config, namespaces, now);
+  }
+
+  /**
+   * {@link #of}, in this thread's spare rows (unless a decision in progress holds them), which the
+   * caller gives back ({@link #giveBack}) once it has read them: nothing it returns may hold them.
+   */
+  static PodRows lend(NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
+      Instant now) {
+    PodRows spare = SPARE.get();
+    PodRows rows = spare.lent ? new PodRows(booking.pods().size()) : spare;
+    rows.lent = true;
+    return rows.fill(booking, config, namespaces, now);
+  }
+
+  /** Done with lent rows: they forget the entries they held (so these are not kept alive). */
+  void giveBack() {
+    Arrays.fill(entries, 0, size, null);
+    if (namespaces != null) {
+      Arrays.fill(namespaces, 0, size, null);
+    }
+    if (pendingContainers != null) {
+      Arrays.fill(pendingContainers, 0, Math.min(size, pendingContainers.length), null);
+    }
+    lent = false;
+  }
+
+  private PodRows fill(NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
+      Instant now) {
+    size = booking.pods().size();
+    keepNamespaces = config.tenancy() == Tenancy.NAMESPACES;
+    if (size > entries.length) {
+      entries = new PodEntry[size];
+      whyNot = new Ineligibility[size];
+    }
+    if (keepNamespaces && (this.namespaces == null || this.namespaces.length < size)) {
+      this.namespaces = new NamespaceInfo[entries.length];
+    }
+    if (pendingContainers != null) {
+      Arrays.fill(pendingContainers, 0, Math.min(size, pendingContainers.length), null);
+    }
+    columns.resize(size);
     boolean nodeResizable = Eligibility.resizable(booking.snapshot());
     NamespaceGate gate = new NamespaceGate(config, namespaces);
     int i = 0;
     for (PodEntry entry : booking.pods().values()) {
-      rows.fill(i++, entry, nodeResizable, gate.at(entry.facts().namespace()), config, now);
+      fill(i++, entry, nodeResizable, gate.at(entry.facts().namespace()), config, now);
     }
-    return rows;
+    return this;
   }
 
   private void fill(int i, PodEntry entry, boolean nodeResizable, NamespaceGate ns, ClusterConfig config,
@@ -71,7 +121,7 @@ final class PodRows {
     }
     entries[i] = entry;
     whyNot[i] = why;
-    if (namespaces != null) {
+    if (keepNamespaces) {
       namespaces[i] = ns.info();
     }
     columns.set(i, facts.requestMilli(), currentLimit, why == null,
@@ -91,14 +141,14 @@ final class PodRows {
 
   @SuppressWarnings("unchecked") // an array of lists: one slot per row, filled only for a pending target
   private List<ContainerInput>[] pendingContainers() {
-    if (pendingContainers == null) {
+    if (pendingContainers == null || pendingContainers.length < entries.length) {
       pendingContainers = new List[entries.length];
     }
     return pendingContainers;
   }
 
   int size() {
-    return entries.length;
+    return size;
   }
 
   PodEntry entry(int i) {
@@ -127,8 +177,8 @@ final class PodRows {
 
   /** Every row as the policy's record, in order. */
   List<PodInput> inputs() {
-    List<PodInput> inputs = new ArrayList<>(entries.length);
-    for (int i = 0; i < entries.length; i++) {
+    List<PodInput> inputs = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
       inputs.add(input(i));
     }
     return inputs;
@@ -136,15 +186,16 @@ final class PodRows {
 
   /** Row {@code i}'s limit-bearing containers as the policy sees them (at a pending target's limits). */
   List<ContainerInput> containers(int i) {
-    List<ContainerInput> pending = pendingContainers == null ? null : pendingContainers[i];
+    List<ContainerInput> pending = pendingContainers == null || i >= pendingContainers.length ? null
+        : pendingContainers[i];
     return pending != null ? pending : entries[i].facts().containers();
   }
 
   /** Each row's tenant under hierarchical tenancy ({@link NodeDecider#tenant}), in order (only then). */
   List<Tenant> tenants() {
     Map<String, Tenant> byNamespace = new HashMap<>();
-    List<Tenant> tenants = new ArrayList<>(entries.length);
-    for (int i = 0; i < entries.length; i++) {
+    List<Tenant> tenants = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
       NamespaceInfo info = namespaces[i];
       tenants.add(byNamespace.computeIfAbsent(entries[i].pod().namespace(), n -> NodeDecider.tenant(n, info)));
     }
