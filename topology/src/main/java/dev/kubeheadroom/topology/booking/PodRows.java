@@ -38,6 +38,7 @@ final class PodRows {
   /** Per row, its namespace (null when unknown); kept only under hierarchical tenancy. */
   private NamespaceInfo[] namespaces;
   private final PodColumns columns;
+  private final NamespaceGate gate = new NamespaceGate();
   /** Per row, its containers at a pending target's limits, or null when at the snapshot's. */
   private List<ContainerInput>[] pendingContainers;
   private boolean keepNamespaces;
@@ -70,6 +71,7 @@ final class PodRows {
 
   /** Done with lent rows: they forget the entries they held (so these are not kept alive). */
   void giveBack() {
+    gate.reset(null, null);
     Arrays.fill(entries, 0, size, null);
     if (namespaces != null) {
       Arrays.fill(namespaces, 0, size, null);
@@ -96,7 +98,7 @@ final class PodRows {
     }
     columns.resize(size);
     boolean nodeResizable = Eligibility.resizable(booking.snapshot());
-    NamespaceGate gate = new NamespaceGate(config, namespaces);
+    NamespaceGate gate = this.gate.reset(config, namespaces);
     int i = 0;
     for (PodEntry entry : booking.pods().values()) {
       fill(i++, entry, nodeResizable, gate.at(entry.facts().namespace()), config, now);
@@ -211,17 +213,25 @@ final class PodRows {
     /** A namespace as the decision judged it. */
     private record Seen(NamespaceInfo info, boolean managed, LimitRangeCaps caps) {}
 
-    private final ClusterConfig config;
-    private final Function<String, NamespaceInfo> lookup;
+    private ClusterConfig config;
+    private Function<String, NamespaceInfo> lookup;
     private Map<String, Seen> seen;
     private String name;
     private NamespaceInfo info;
     private boolean managed;
     private LimitRangeCaps caps;
 
-    NamespaceGate(ClusterConfig config, Function<String, NamespaceInfo> lookup) {
-      this.config = config;
-      this.lookup = lookup;
+    /** The gate for a new decision: nothing judged yet. */
+    NamespaceGate reset(ClusterConfig decidedWith, Function<String, NamespaceInfo> namespaces) {
+      config = decidedWith;
+      lookup = namespaces;
+      if (seen != null) {
+        seen.clear();
+      }
+      name = null;
+      info = null;
+      caps = null;
+      return this;
     }
 
     /** This gate at {@code namespace} (its answers below are then that namespace's). */
