@@ -71,15 +71,15 @@ final class PodRows {
 
   /** Done with lent rows: they forget the entries they held (so these are not kept alive). */
   void giveBack() {
+    lent = false;
     gate.reset(null, null);
     Arrays.fill(entries, 0, size, null);
-    if (namespaces != null) {
+    if (keepNamespaces) { // else the array may be shorter: the last decision that kept them had fewer pods
       Arrays.fill(namespaces, 0, size, null);
     }
     if (pendingContainers != null) {
       Arrays.fill(pendingContainers, 0, Math.min(size, pendingContainers.length), null);
     }
-    lent = false;
   }
 
   private PodRows fill(NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,

@@ -120,4 +120,25 @@ class NodeDeciderRowsTest {
       }
     }
   }
+
+  @Test
+  void rowsLentWhileAnotherDecisionHoldsTheSpareOnesAreTheirOwn() {
+    RandomBookings random = new RandomBookings(14);
+    for (int i = 0; i < 1_000; i++) {
+      NodeBooking outer = random.booking();
+      NodeBooking inner = random.booking();
+      ClusterConfig config = random.config();
+      Map<String, NamespaceInfo> namespaces = random.namespaces();
+      PodRows held = PodRows.lend(outer, config, namespaces::get, RandomBookings.NOW);
+      PodRows other = PodRows.lend(inner, config, namespaces::get, RandomBookings.NOW);
+      assertThat(other).isNotSameAs(held);
+      for (int row = 0; row < held.size(); row++) {
+        assertThat(held.entry(row)).isSameAs(outer.pods().values().toArray()[row]);
+      }
+      other.giveBack();
+      held.giveBack();
+      assertThat(PodRows.lend(inner, config, namespaces::get, RandomBookings.NOW)).isSameAs(held);
+      held.giveBack();
+    }
+  }
 }

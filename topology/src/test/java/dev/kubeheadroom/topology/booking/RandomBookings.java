@@ -43,7 +43,7 @@ final class RandomBookings {
     NodeSnapshot snapshot = new NodeSnapshot(node, quantity(), pick("linux", "linux", "linux", "windows"),
         random.nextInt(10) == 0, random.nextBoolean() ? Map.of("pool", pick("x", "y")) : Map.of());
     TreeMap<String, PodEntry> pods = new TreeMap<>();
-    int n = random.nextInt(7);
+    int n = random.nextInt(10) == 0 ? 8 + random.nextInt(16) : random.nextInt(7); // some outgrow the spare rows
     for (int i = 0; i < n; i++) {
       PodSnapshot pod = pod("u" + random.nextInt(1000), node);
       pods.put(pod.uid(), entry(pod));
