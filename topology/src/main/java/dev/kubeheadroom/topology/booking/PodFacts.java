@@ -31,15 +31,25 @@ public final class PodFacts {
     this.annotatedGang = GangKey.of(pod, List.of());
     this.requestMilli = pod.effectiveRequestMilli();
     this.snapshotGate = Eligibility.snapshotGate(pod, requestMilli);
-    List<ContainerSnapshot> bearing = pod.limitBearingContainers();
-    ContainerInput[] inputs = new ContainerInput[bearing.size()];
-    for (int i = 0; i < inputs.length; i++) {
-      ContainerSnapshot c = bearing.get(i);
-      inputs[i] = new ContainerInput(c.name(), c.cpuRequestMilli(), c.cpuLimitMilli(), c.memoryGuaranteed());
-    }
-    this.containers = List.of(inputs);
+    this.containers = inputs(pod.limitBearingContainers());
     this.currentLimitMilli = ContainerInput.podCurrentLimitMilli(containers);
     this.fixedLimitsMilli = NodeDecider.fixedLimitsMilli(pod, containers);
+  }
+
+  /** The containers as the policy's inputs, immutable (most pods have one: no array for it). */
+  private static List<ContainerInput> inputs(List<ContainerSnapshot> bearing) {
+    if (bearing.size() == 1) {
+      return List.of(input(bearing.get(0)));
+    }
+    ContainerInput[] inputs = new ContainerInput[bearing.size()];
+    for (int i = 0; i < inputs.length; i++) {
+      inputs[i] = input(bearing.get(i));
+    }
+    return List.of(inputs);
+  }
+
+  private static ContainerInput input(ContainerSnapshot c) {
+    return new ContainerInput(c.name(), c.cpuRequestMilli(), c.cpuLimitMilli(), c.memoryGuaranteed());
   }
 
   static PodFacts of(PodSnapshot pod) {
