@@ -44,6 +44,9 @@ public record LimitRangeCaps(long containerMaxMilli, long podMaxMilli, long rati
    * request floor takes over.
    */
   public long podTargetCapMilli(List<ContainerInput> containers, long fixedMilli) {
+    if (containerMaxMilli == 0 && podMaxMilli == 0 && ratioMilli == 0) {
+      return 0; // no LimitRange caps CPU (most namespaces): what the steps below come to, at once
+    }
     long cap = 0;
     if (podMaxMilli > 0) {
       cap = Math.max(1, Saturating.subtract(podMaxMilli, fixedMilli));

@@ -1,7 +1,6 @@
 package dev.kubeheadroom.policy;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,14 +42,24 @@ public final class PodPlanner {
       return new PodPlan(effective.targetLimitMilli(), false, effective.reason(), List.of());
     }
     long[] limits = split(effective.targetLimitMilli(), containers);
-    List<ContainerTarget> changes = new ArrayList<>();
-    for (int i = 0; i < containers.size(); i++) {
+    int changed = 0;
+    for (int i = 0; i < limits.length; i++) {
+      changed += changes(containers.get(i), limits[i]) ? 1 : 0;
+    }
+    // sized at once and made immutable here, so the plan keeps the list as it is (one per change)
+    ContainerTarget[] changes = new ContainerTarget[changed];
+    for (int i = 0, j = 0; i < limits.length; i++) {
       ContainerInput c = containers.get(i);
-      if (c.requestMilli() > 0 && limits[i] != c.currentLimitMilli()) {
-        changes.add(new ContainerTarget(c.name(), c.currentLimitMilli(), limits[i]));
+      if (changes(c, limits[i])) {
+        changes[j++] = new ContainerTarget(c.name(), c.currentLimitMilli(), limits[i]);
       }
     }
-    return new PodPlan(effective.targetLimitMilli(), !changes.isEmpty(), effective.reason(), changes);
+    return new PodPlan(effective.targetLimitMilli(), changed > 0, effective.reason(), List.of(changes));
+  }
+
+  /** Whether the split moves the container's limit (a container without a request keeps its own). */
+  private static boolean changes(ContainerInput c, long limitMilli) {
+    return c.requestMilli() > 0 && limitMilli != c.currentLimitMilli();
   }
 
   /**
@@ -59,6 +68,10 @@ public final class PodPlanner {
    * in the remainder go to the earlier container, keeping the split deterministic.
    */
   public static long[] split(long targetMilli, List<ContainerInput> containers) {
+    if (containers.size() == 1) {
+      // most pods: one container takes the whole target (T·r/r, no remainder), none without a request
+      return new long[] {containers.get(0).requestMilli() > 0 ? targetMilli : 0};
+    }
     long[] parts = new long[containers.size()];
     long[] remainders = new long[containers.size()];
     if (!floors(targetMilli, containers, parts, remainders)) {

@@ -45,7 +45,8 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
   /**
    * Component counts the format covers; a test fails when a record gains a field. PodSnapshot's
    * {@code epoch} is the one component not written: bookings hold events unstamped (the node's
-   * epoch lives in the fences store, {@code EpochFence}), so it is always 0 here.
+   * epoch lives in the fences store, {@code EpochFence}), so it is always 0 here. PodEntry's
+   * {@code facts} follow from its pod (derived when an entry is made) and are not counted.
    */
   static final int POD_FIELDS = 18;
   static final int CONTAINER_FIELDS = 6;

@@ -12,6 +12,8 @@ import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.SchemaException;
 import dev.kubeheadroom.topology.booking.Pending;
 import dev.kubeheadroom.topology.booking.PodEntry;
+import dev.kubeheadroom.topology.booking.PodFacts;
+import java.lang.reflect.RecordComponent;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -58,7 +60,10 @@ class PodEntrySerdeTest {
     assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(PodEntrySerde.CONTAINER_FIELDS);
     assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodEntrySerde.OWNER_FIELDS);
     assertThat(Pending.class.getRecordComponents()).hasSize(PodEntrySerde.PENDING_FIELDS);
-    assertThat(PodEntry.class.getRecordComponents()).hasSize(PodEntrySerde.ENTRY_FIELDS);
+    // PodEntry's last component, its facts, is derived from its pod when the entry is made: not written
+    RecordComponent[] entry = PodEntry.class.getRecordComponents();
+    assertThat(entry).hasSize(PodEntrySerde.ENTRY_FIELDS + 1);
+    assertThat(entry[PodEntrySerde.ENTRY_FIELDS].getType()).isEqualTo(PodFacts.class);
   }
 
   @Test

@@ -2,11 +2,10 @@ package dev.kubeheadroom.topology.booking;
 
 import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.GangRatio;
-import dev.kubeheadroom.policy.PolicyConfig;
-import dev.kubeheadroom.policy.UniformCeiling;
+import dev.kubeheadroom.policy.PodColumns;
 import dev.kubeheadroom.schemas.CeilingRatio;
-import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.GangMember;
+import dev.kubeheadroom.schemas.PodSnapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,49 +40,73 @@ public final class GangCeilings {
    */
   public static GangCeilings of(Map<String, NodeDecider.PodView> views, List<Decision> own,
       List<String> ownerKinds, Map<String, CeilingRatio> remote) {
-    Map<String, String> gangByUid = null; // most nodes have no gang member: no maps made for them
-    Map<String, List<GangMember>> report = null;
+    Members members = new Members(ownerKinds);
     for (Decision d : own) {
       NodeDecider.PodView view = views.get(d.key());
-      String gang = GangKey.of(view.entry().pod(), ownerKinds);
-      long request = view.input().requestMilli();
-      if (gang == null || request <= 0 || d.targetLimitMilli() < request) {
-        continue; // no gang, or nothing a ratio can say (a pod with no request)
+      members.add(view.entry(), view.input().requestMilli(), d.targetLimitMilli());
+    }
+    return members.ceilings(remote);
+  }
+
+  /** The node's gangs from a decision's rows, after the policy ran (their own targets). */
+  static GangCeilings of(PodRows rows, List<String> ownerKinds, Map<String, CeilingRatio> remote) {
+    Members members = new Members(ownerKinds);
+    PodColumns columns = rows.columns();
+    for (int i = 0; i < rows.size(); i++) {
+      if (columns.managed(i)) {
+        members.add(rows.entry(i), columns.requestMilli(i), columns.targetMilli(i));
       }
+    }
+    return members.ceilings(remote);
+  }
+
+  /** The managed pods' gangs, as the policy's decisions come (managed pods, uid order). */
+  private static final class Members {
+    private final List<String> ownerKinds;
+    private Map<String, String> gangByUid; // most nodes have no gang member: no maps made for them
+    private Map<String, List<GangMember>> report;
+
+    Members(List<String> ownerKinds) {
+      this.ownerKinds = ownerKinds;
+    }
+
+    void add(PodEntry entry, long request, long ownTarget) {
+      String gang = entry.facts().gang(ownerKinds);
+      if (gang == null || request <= 0 || ownTarget < request) {
+        return; // no gang, or nothing a ratio can say (a pod with no request)
+      }
+      PodSnapshot pod = entry.pod();
       if (gangByUid == null) {
         gangByUid = new HashMap<>();
         report = new TreeMap<>();
       }
-      gangByUid.put(d.key(), gang);
-      report.computeIfAbsent(gang, g -> new ArrayList<>()).add(new GangMember(d.key(), request, d.targetLimitMilli()));
+      gangByUid.put(pod.uid(), gang);
+      report.computeIfAbsent(gang, g -> new ArrayList<>()).add(new GangMember(pod.uid(), request, ownTarget));
     }
-    if (gangByUid == null) {
-      if (remote.isEmpty()) {
-        return NONE;
-      }
-      gangByUid = new HashMap<>();
-      report = new TreeMap<>();
-    }
-    Map<String, GangRatio> ceilings = new HashMap<>();
-    report.forEach((gang, members) -> {
-      CeilingRatio elsewhere = remote.get(gang);
-      if (elsewhere == null && members.size() < 2) {
-        return; // a gang of one (so far) is no gang
-      }
-      List<GangRatio> ratios = new ArrayList<>(members.size() + 1);
-      members.forEach(m -> ratios.add(m.ratio()));
-      if (elsewhere != null) {
-        ratios.add(elsewhere.toPolicy());
-      }
-      ceilings.put(gang, GangRatio.lowest(ratios));
-    });
-    return new GangCeilings(gangByUid, ceilings, report);
-  }
 
-  /** The member's decision under its gang's ceiling; {@code own} when it is in none or none applies. */
-  public Decision apply(NodeDecider.PodView view, Decision own, PolicyConfig config) {
-    GangRatio ceiling = ceilingOf(own.key());
-    return ceiling == null ? own : UniformCeiling.apply(view.input(), own, ceiling, config);
+    GangCeilings ceilings(Map<String, CeilingRatio> remote) {
+      if (gangByUid == null) {
+        if (remote.isEmpty()) {
+          return NONE;
+        }
+        gangByUid = new HashMap<>();
+        report = new TreeMap<>();
+      }
+      Map<String, GangRatio> ceilings = new HashMap<>();
+      report.forEach((gang, members) -> {
+        CeilingRatio elsewhere = remote.get(gang);
+        if (elsewhere == null && members.size() < 2) {
+          return; // a gang of one (so far) is no gang
+        }
+        List<GangRatio> ratios = new ArrayList<>(members.size() + 1);
+        members.forEach(m -> ratios.add(m.ratio()));
+        if (elsewhere != null) {
+          ratios.add(elsewhere.toPolicy());
+        }
+        ceilings.put(gang, GangRatio.lowest(ratios));
+      });
+      return new GangCeilings(gangByUid, ceilings, report);
+    }
   }
 
   /** The pod's gang, or null. */
@@ -104,5 +127,10 @@ public final class GangCeilings {
 
   public boolean isEmpty() {
     return gangByUid.isEmpty();
+  }
+
+  /** Whether any gang puts a ceiling on a pod here (most nodes: none, so no pod need be asked). */
+  boolean hasCeilings() {
+    return !ceilingByGang.isEmpty();
   }
 }

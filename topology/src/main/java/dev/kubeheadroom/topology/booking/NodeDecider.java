@@ -3,9 +3,12 @@ package dev.kubeheadroom.topology.booking;
 import dev.kubeheadroom.policy.ContainerInput;
 import dev.kubeheadroom.policy.ContainerTarget;
 import dev.kubeheadroom.policy.Decision;
+import dev.kubeheadroom.policy.GangRatio;
 import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.NodeStats;
+import dev.kubeheadroom.policy.PodColumns;
 import dev.kubeheadroom.policy.PodInput;
 import dev.kubeheadroom.policy.PodPlan;
 import dev.kubeheadroom.policy.PodPlanner;
@@ -13,6 +16,7 @@ import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.Tenant;
+import dev.kubeheadroom.policy.UniformCeiling;
 import dev.kubeheadroom.schemas.CeilingRatio;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
@@ -83,58 +87,101 @@ public final class NodeDecider {
     // at its next decision (docs/design/headroom-design.txt §11.4).
     NodePool pool = config.poolFor(booking.snapshot().labels()).orElse(null);
     PolicyConfig policyConfig = config.forPool(pool).toPolicyConfig();
-    Map<String, PodView> views = views(booking, config, namespaces, now);
-    List<PodInput> inputs = new ArrayList<>(views.size());
-    for (PodView view : views.values()) {
-      inputs.add(view.input());
+    PodRows rows = PodRows.lend(booking, config, namespaces, now);
+    try {
+      return decide(booking, config, ceilings, now, pool, policyConfig, rows);
+    } finally {
+      rows.giveBack();
     }
-    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? tenants(views, namespaces) : null;
-    NodeResult result = tenants == null
-        ? SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, policyConfig)
-        : HierarchicalPolicy.computeNode(booking.snapshot().allocatableMilli(), inputs, tenants, policyConfig);
-    GangCeilings gangs = GangCeilings.of(views, result.decisions(), config.gangOwnerKinds(), ceilings);
+  }
 
-    PodEdits pods = new PodEdits(booking.table());
-    Set<String> touched = new HashSet<>(4);
-    dropStalePending(views, pods, touched, config, now);
+  private static Decided decide(NodeBooking booking, ClusterConfig config, Map<String, CeilingRatio> ceilings,
+      Instant now, NodePool pool, PolicyConfig policyConfig, PodRows rows) {
+    PodColumns columns = rows.columns();
+    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? rows.tenants() : null;
+    NodeStats stats = tenants == null
+        ? SlackPolicy.computeNode(booking.snapshot().allocatableMilli(), columns, policyConfig)
+        : hierarchical(booking.snapshot().allocatableMilli(), rows, tenants, policyConfig);
+    GangCeilings gangs = GangCeilings.of(rows, config.gangOwnerKinds(), ceilings);
+
+    PodEdits pods = new PodEdits(rows);
+    dropStalePending(rows, pods, config, now);
 
     List<PodChange> changes = new ArrayList<>();
-    for (Decision own : result.decisions()) {
-      PodView view = views.get(own.key());
-      Decision decision = gangs.apply(view, own, policyConfig);
+    for (int i = 0; i < rows.size(); i++) {
+      if (!columns.managed(i)) {
+        continue;
+      }
+      GangRatio ceiling = gangs.hasCeilings() ? gangs.ceilingOf(rows.uid(i)) : null;
+      if (ceiling == null && !columns.apply(i)) {
+        continue; // most pods: no records made
+      }
+      PodInput input = rows.input(i);
+      Decision decision = columns.decision(i, input.key());
+      if (ceiling != null) {
+        decision = UniformCeiling.apply(input, decision, ceiling, policyConfig);
+      }
       if (!decision.apply()) {
         continue;
       }
-      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policyConfig);
+      PodPlan plan = PodPlanner.plan(decision, input, rows.containers(i), policyConfig);
       if (!plan.apply()) {
         continue;
       }
-      PodSnapshot pod = view.entry().pod();
+      PodEntry entry = rows.entry(i);
+      PodSnapshot pod = entry.pod();
       changes.add(new PodChange(pod.uid(), pod.namespace(), pod.name(), plan.reason().wireName(),
-          view.input().currentLimitMilli(), plan.targetLimitMilli(), ContainerChange.of(plan.containers())));
-      Map<String, Long> emitted = new LinkedHashMap<>();
-      for (ContainerTarget t : plan.containers()) {
-        emitted.put(t.name(), t.toMilli());
-      }
-      Pending pending = view.entry().pending();
-      if (pending != null && pending.dryRun() == config.dryRun()) {
-        pending.containers().forEach(emitted::putIfAbsent); // still unconfirmed, keep waiting
-      }
-      pods.put(pod.uid(), pods.get(pod.uid()).withPending(
-          new Pending(plan.targetLimitMilli(), emitted, now, config.dryRun())));
-      touched.add(pod.uid());
+          input.currentLimitMilli(), plan.targetLimitMilli(), ContainerChange.of(plan.containers())));
+      pods.put(i, pods.get(i).withPending(
+          new Pending(plan.targetLimitMilli(), emitted(plan, entry.pending(), config), now, config.dryRun())));
     }
+    Set<String> touched = pods.uids();
     NodeBooking next = touched.isEmpty() ? booking
-        : new NodeBooking(booking.node(), booking.snapshot(), pods.edited());
+        : new NodeBooking(booking.node(), booking.snapshot(), booking.table().replacing(pods.byUid()));
     if (changes.isEmpty()) {
       return new Decided(new Step(next, touched, false, false, Optional.empty()), gangs);
     }
     NodeDecision decision = new NodeDecision(booking.node(), now, config.generation(),
         tenants == null ? SlackPolicy.NAME : HierarchicalPolicy.NAME, config.dryRun(),
-        DecisionConfig.of(policyConfig), DecisionStats.of(result.stats()),
-        decisionInputs(inputs, tenants, gangs), changes) // policy types → the topic's records, here at the boundary
+        DecisionConfig.of(policyConfig), DecisionStats.of(stats),
+        decisionInputs(rows, tenants, gangs), changes) // policy types → the topic's records, here at the boundary
         .inPool(pool == null ? null : pool.name());
     return new Decided(new Step(next, touched, false, false, Optional.of(decision)), gangs);
+  }
+
+  /** The hierarchical policy over the rows (its record entry point), its verdicts put in the rows' columns. */
+  private static NodeStats hierarchical(long allocatableMilli, PodRows rows, List<Tenant> tenants,
+      PolicyConfig config) {
+    NodeResult result = HierarchicalPolicy.computeNode(allocatableMilli, rows.inputs(), tenants, config);
+    PodColumns columns = rows.columns();
+    int next = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      if (columns.managed(i)) {
+        columns.setDecision(i, result.decisions().get(next++)); // one per managed pod, input order
+      }
+    }
+    return result.stats();
+  }
+
+  /**
+   * The container limits a change emits, and those of an earlier target still unconfirmed in the
+   * same mode, which it keeps waiting for ({@link Pending} copies the map: a one-container change,
+   * most of them, gives it an immutable map it keeps as it is).
+   */
+  private static Map<String, Long> emitted(PodPlan plan, Pending pending, ClusterConfig config) {
+    boolean waiting = pending != null && pending.dryRun() == config.dryRun();
+    if (!waiting && plan.containers().size() == 1) {
+      ContainerTarget only = plan.containers().get(0);
+      return Map.of(only.name(), only.toMilli());
+    }
+    Map<String, Long> emitted = new LinkedHashMap<>();
+    for (ContainerTarget t : plan.containers()) {
+      emitted.put(t.name(), t.toMilli());
+    }
+    if (waiting) {
+      pending.containers().forEach(emitted::putIfAbsent); // still unconfirmed, keep waiting
+    }
+    return emitted;
   }
 
   /**
@@ -146,22 +193,27 @@ public final class NodeDecider {
     List<Tenant> tenants = new ArrayList<>(views.size());
     for (PodView view : views.values()) {
       String ns = view.entry().pod().namespace();
-      tenants.add(byNamespace.computeIfAbsent(ns, n -> {
-        NamespaceInfo info = namespaces.apply(n);
-        return new Tenant(n, info == null ? Tenant.DEFAULT_WEIGHT_MULTIPLIER : info.slackWeightOrDefault());
-      }));
+      tenants.add(byNamespace.computeIfAbsent(ns, n -> tenant(n, namespaces.apply(n))));
     }
     return tenants;
   }
 
-  private static List<DecisionInput> decisionInputs(List<PodInput> inputs, List<Tenant> tenants,
-      GangCeilings gangs) {
-    List<DecisionInput> out = new ArrayList<>(inputs.size());
-    for (int i = 0; i < inputs.size(); i++) {
-      PodInput in = inputs.get(i);
-      DecisionInput recorded = tenants == null ? DecisionInput.of(in) : DecisionInput.of(in, tenants.get(i));
-      String gang = gangs.gangOf(in.key());
-      out.add(gang == null ? recorded : recorded.inGang(gang, CeilingRatio.of(gangs.ceilingOf(in.key()))));
+  /** The tenant of namespace {@code name} ({@code info}: null when not known yet). */
+  static Tenant tenant(String name, NamespaceInfo info) {
+    return new Tenant(name, info == null ? Tenant.DEFAULT_WEIGHT_MULTIPLIER : info.slackWeightOrDefault());
+  }
+
+  private static List<DecisionInput> decisionInputs(PodRows rows, List<Tenant> tenants, GangCeilings gangs) {
+    PodColumns columns = rows.columns();
+    List<DecisionInput> out = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      String uid = rows.uid(i);
+      Tenant tenant = tenants == null ? null : tenants.get(i);
+      DecisionInput recorded = new DecisionInput(uid, columns.requestMilli(i), columns.currentLimitMilli(i),
+          columns.managed(i), columns.userCapMilli(i), tenant == null ? null : tenant.name(),
+          tenant == null ? 0 : tenant.weightMultiplier());
+      String gang = gangs.gangOf(uid);
+      out.add(gang == null ? recorded : recorded.inGang(gang, CeilingRatio.of(gangs.ceilingOf(uid))));
     }
     return out;
   }
@@ -170,40 +222,10 @@ public final class NodeDecider {
   public static Map<String, PodView> views(
       NodeBooking booking, ClusterConfig config, Function<String, NamespaceInfo> namespaces,
       Instant now) {
-    Map<String, PodView> views = new LinkedHashMap<>(booking.pods().size() * 4 / 3 + 1);
-    // Each namespace is looked up once per decision; pods of one namespace tend to share a node,
-    // so the last one answers most lookups without a map of its own per decision.
-    Map<String, NamespaceInfo> nsCache = null;
-    String lastNs = null;
-    NamespaceInfo lastInfo = null;
-    for (PodEntry entry : booking.pods().values()) {
-      PodSnapshot pod = entry.pod();
-      NamespaceInfo ns;
-      if (lastNs != null && lastNs.equals(pod.namespace())) {
-        ns = lastInfo;
-      } else {
-        if (nsCache == null) {
-          nsCache = new HashMap<>();
-        }
-        ns = nsCache.computeIfAbsent(pod.namespace(), namespaces);
-        lastNs = pod.namespace();
-        lastInfo = ns;
-      }
-      Ineligibility whyNot = Eligibility.whyNot(entry, booking.snapshot(), ns, config, now);
-      Pending pending = usablePending(entry, config, now);
-      List<ContainerSnapshot> bearing = pod.limitBearingContainers();
-      List<ContainerInput> containers = new ArrayList<>(bearing.size());
-      for (ContainerSnapshot c : bearing) {
-        long limit = c.cpuLimitMilli();
-        if (whyNot == null && pending != null && pending.containers().containsKey(c.name())) {
-          limit = pending.containers().get(c.name());
-        }
-        containers.add(new ContainerInput(c.name(), c.cpuRequestMilli(), limit, c.memoryGuaranteed()));
-      }
-      PodInput input = new PodInput(pod.uid(), pod.effectiveRequestMilli(),
-          ContainerInput.podCurrentLimitMilli(containers), whyNot == null,
-          userCap(pod, ns, containers));
-      views.put(pod.uid(), new PodView(entry, input, containers, whyNot));
+    PodRows rows = PodRows.of(booking, config, namespaces, now);
+    Map<String, PodView> views = new LinkedHashMap<>(rows.size() * 4 / 3 + 1);
+    for (int i = 0; i < rows.size(); i++) {
+      views.put(rows.uid(i), new PodView(rows.entry(i), rows.input(i), rows.containers(i), rows.whyNot(i)));
     }
     return views;
   }
@@ -225,57 +247,93 @@ public final class NodeDecider {
   }
 
   /**
-   * The booking's pods with this decision's edits: the edits are kept apart and the table copied
-   * once at the end, only when there were any, as most evaluations change no pod.
+   * This decision's edits of the booking's pods, by row: kept apart and the table copied once at
+   * the end, only when there were any, as most evaluations change no pod.
    */
   private static final class PodEdits {
-    private final PodTable original;
-    private final Map<String, PodEntry> edits = new HashMap<>(4);
+    private final PodRows rows;
+    private PodEntry[] edited; // by row; null until the first edit
+    private int count;
 
-    PodEdits(PodTable original) {
-      this.original = original;
+    PodEdits(PodRows rows) {
+      this.rows = rows;
     }
 
-    PodEntry get(String uid) {
-      PodEntry edited = edits.get(uid);
-      return edited != null ? edited : original.get(uid);
+    PodEntry get(int i) {
+      PodEntry entry = edited == null ? null : edited[i];
+      return entry != null ? entry : rows.entry(i);
     }
 
-    void put(String uid, PodEntry entry) {
-      edits.put(uid, entry);
+    void put(int i, PodEntry entry) {
+      if (edited == null) {
+        edited = new PodEntry[rows.size()];
+      }
+      if (edited[i] == null) {
+        count++;
+      }
+      edited[i] = entry;
     }
 
-    /** The edited pods (only after an edit). */
-    PodTable edited() {
-      return original.replacing(edits);
+    /** The edited pods' uids. */
+    Set<String> uids() {
+      if (count <= 1) {
+        return count == 0 ? Set.of() : Set.of(rows.uid(first()));
+      }
+      Set<String> uids = new HashSet<>();
+      for (int i = 0; i < edited.length; i++) {
+        if (edited[i] != null) {
+          uids.add(rows.uid(i));
+        }
+      }
+      return uids;
+    }
+
+    /** The edited entries by uid (only after an edit). */
+    Map<String, PodEntry> byUid() {
+      if (count == 1) {
+        int i = first();
+        return Map.of(rows.uid(i), edited[i]);
+      }
+      Map<String, PodEntry> byUid = new HashMap<>();
+      for (int i = 0; i < edited.length; i++) {
+        if (edited[i] != null) {
+          byUid.put(rows.uid(i), edited[i]);
+        }
+      }
+      return byUid;
+    }
+
+    private int first() {
+      int i = 0;
+      while (edited[i] == null) {
+        i++;
+      }
+      return i;
     }
   }
 
-  private static void dropStalePending(Map<String, PodView> views, PodEdits pods,
-      Set<String> touched, ClusterConfig config, Instant now) {
-    for (PodView view : views.values()) {
-      PodEntry entry = view.entry();
+  private static void dropStalePending(PodRows rows, PodEdits pods, ClusterConfig config, Instant now) {
+    for (int i = 0; i < rows.size(); i++) {
+      PodEntry entry = rows.entry(i);
       if (entry.pending() != null
-          && (view.whyNot() != null || usablePending(entry, config, now) == null)) {
-        pods.put(entry.pod().uid(), entry.withPending(null));
-        touched.add(entry.pod().uid());
+          && (rows.whyNot(i) != null || usablePending(entry, config, now) == null)) {
+        pods.put(i, entry.withPending(null));
       }
     }
   }
 
   /**
-   * The pod's cap: its max-cpu annotation and its namespace's LimitRange caps, which the API server
+   * The pod's cap: its max-cpu annotation ({@code maxCpuMilli}) and its namespace's LimitRange caps, which the API server
    * enforces on every resize: the largest target whose pro-rata split keeps every container within
    * its container max and limit/request ratio, and the pod's summed limits within the pod max
-   * ({@link LimitRangeCaps#podTargetCapMilli}).
+   * ({@link LimitRangeCaps#podTargetCapMilli}; {@code caps}: null when the namespace is not known,
+   * {@code fixedMilli}: {@link #fixedLimitsMilli} of the containers).
    */
-  static long userCap(PodSnapshot pod, NamespaceInfo ns, List<ContainerInput> containers) {
-    if (ns == null) {
-      return pod.maxCpuMilli();
+  static long userCap(long maxCpuMilli, LimitRangeCaps caps, List<ContainerInput> containers, long fixedMilli) {
+    if (caps == null) {
+      return maxCpuMilli;
     }
-    long byLimitRange =
-        ns.limitRangeCaps().podTargetCapMilli(containers, fixedLimitsMilli(pod, containers));
-    return LimitRangeCaps.tighter(pod.maxCpuMilli(), byLimitRange);
+    return LimitRangeCaps.tighter(maxCpuMilli, caps.podTargetCapMilli(containers, fixedMilli));
   }
 
   /**
