@@ -11,11 +11,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * {@link InlineTopology}'s pods store (key: node NUL uid), held per node: each node's entries are
@@ -26,7 +22,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@code TreeMap} would (NodePodStoreTest): a node's scan walks its table; any other scan, rare
  * (checkpoints, a replay's final bookings), sorts every key first.
  */
-final class NodePodStore implements KeyValueStore<String, PodEntry>, WholeNodePods {
+final class NodePodStore extends InlineStore<PodEntry> implements WholeNodePods {
   /** A node's entries once written per key (a restore): this store's own copy, mutable. */
   private static final class OwnRows extends TreeMap<String, PodEntry> {
     OwnRows(SortedMap<String, PodEntry> from) {
@@ -34,12 +30,11 @@ final class NodePodStore implements KeyValueStore<String, PodEntry>, WholeNodePo
     }
   }
 
-  private final String name;
   /** By node (the key up to its first NUL): its entries by the rest of the key; never empty. */
   private final Map<String, SortedMap<String, PodEntry>> byNode = new HashMap<>();
 
   NodePodStore(String name) {
-    this.name = name;
+    super(name);
   }
 
   @Override
@@ -97,29 +92,6 @@ final class NodePodStore implements KeyValueStore<String, PodEntry>, WholeNodePo
       throw new IllegalArgumentException("not a pod key (node NUL uid): " + key);
     }
     return at;
-  }
-
-  @Override
-  public PodEntry putIfAbsent(String key, PodEntry value) {
-    PodEntry old = get(key);
-    if (old == null) {
-      put(key, value);
-    }
-    return old;
-  }
-
-  @Override
-  public void putAll(List<KeyValue<String, PodEntry>> list) {
-    list.forEach(kv -> put(kv.key, kv.value));
-  }
-
-  @Override
-  public PodEntry delete(String key) {
-    PodEntry old = get(key);
-    if (old != null) {
-      put(key, null);
-    }
-    return old;
   }
 
   @Override
@@ -184,27 +156,8 @@ final class NodePodStore implements KeyValueStore<String, PodEntry>, WholeNodePo
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void init(StateStoreContext context, StateStore root) {
-    // nothing to restore: an inline run starts empty
-  }
-
-  @Override
   public void close() {
     byNode.clear();
   }
 
-  @Override
-  public boolean persistent() {
-    return false;
-  }
-
-  @Override
-  public boolean isOpen() {
-    return true;
-  }
 }

@@ -1,15 +1,12 @@
 package dev.kubeheadroom.replay;
 
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -18,12 +15,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * changelog, because an inline run lives and dies in one process. Keys are strings, ordered as
  * Kafka orders their UTF-8 bytes for every key Headroom writes (names, uids, NUL separators).
  */
-final class ObjectStore<V> implements KeyValueStore<String, V> {
-  private final String name;
+final class ObjectStore<V> extends InlineStore<V> {
   private final TreeMap<String, V> entries = new TreeMap<>();
 
   ObjectStore(String name) {
-    this.name = name;
+    super(name);
   }
 
   @Override
@@ -33,25 +29,6 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
     } else {
       entries.put(key, value);
     }
-  }
-
-  @Override
-  public V putIfAbsent(String key, V value) {
-    V old = entries.get(key);
-    if (old == null) {
-      put(key, value);
-    }
-    return old;
-  }
-
-  @Override
-  public void putAll(List<KeyValue<String, V>> list) {
-    list.forEach(kv -> put(kv.key, kv.value));
-  }
-
-  @Override
-  public V delete(String key) {
-    return entries.remove(key);
   }
 
   @Override
@@ -98,28 +75,8 @@ final class ObjectStore<V> implements KeyValueStore<String, V> {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void init(StateStoreContext context, StateStore root) {
-    // nothing to restore: an inline run starts empty
-  }
-
-  @Override
   public void close() {
     entries.clear();
-  }
-
-  @Override
-  public boolean persistent() {
-    return false;
-  }
-
-  @Override
-  public boolean isOpen() {
-    return true;
   }
 
   /** Iterates {@code it}, stopping at the first key without {@code prefix} (when given). */
