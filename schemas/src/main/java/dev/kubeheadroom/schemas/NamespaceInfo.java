@@ -74,9 +74,15 @@ public record NamespaceInfo(
     this(name, labels, caps.containerMaxMilli(), caps.podMaxMilli(), caps.ratioMilli());
   }
 
-  /** Its LimitRange CPU caps, as the policy applies them. */
+  /**
+   * Its LimitRange CPU caps, as the policy applies them ({@link LimitRangeCaps#NONE} when no
+   * LimitRange caps CPU, most namespaces: no object made per read).
+   */
   @JsonIgnore
   public LimitRangeCaps limitRangeCaps() {
+    if (limitRangeMaxCpuMilli == 0 && limitRangePodMaxCpuMilli == 0 && limitRangeCpuRatioMilli == 0) {
+      return LimitRangeCaps.NONE;
+    }
     return new LimitRangeCaps(limitRangeMaxCpuMilli, limitRangePodMaxCpuMilli, limitRangeCpuRatioMilli);
   }
 }

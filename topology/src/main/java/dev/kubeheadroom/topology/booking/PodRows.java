@@ -254,7 +254,7 @@ final class PodRows {
       } else {
         info = lookup.apply(namespace);
         managed = config.manages(info);
-        caps = info == null ? null : caps(info);
+        caps = info == null ? null : info.limitRangeCaps();
       }
       return this;
     }
@@ -272,11 +272,6 @@ final class PodRows {
     /** Its LimitRange caps, or null when the namespace is not known. */
     LimitRangeCaps caps() {
       return caps;
-    }
-
-    private static LimitRangeCaps caps(NamespaceInfo info) {
-      return info.limitRangeMaxCpuMilli() == 0 && info.limitRangePodMaxCpuMilli() == 0
-          && info.limitRangeCpuRatioMilli() == 0 ? LimitRangeCaps.NONE : info.limitRangeCaps();
     }
   }
 }
