@@ -11,7 +11,7 @@ import java.util.List;
  * What a decision reads of one pod snapshot, worked out once when the snapshot is booked: a node
  * is decided at every change on it, each time over all its pods, while a pod's snapshot changes
  * far less often. Derived from the snapshot alone, so never stored (the changelog carries the
- * snapshot, {@code PodEntrySerde}); {@code PodFactsTest} holds each fact to its plain form.
+ * snapshot, {@code PodEntrySerde}); {@code NodeDeciderRowsTest} holds each fact to its plain form.
  */
 public final class PodFacts {
   private final PodSnapshot pod;
