@@ -36,10 +36,6 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class ReplayEngine implements AutoCloseable {
   private final Topics topics;
-  /** The event topics' names, made once: {@link Topics} concatenates them at every call. */
-  private final String podsTopic;
-  private final String nodesTopic;
-  private final String outcomesTopic;
   private final TopologyHarness harness;
   /** Decisions as the topology emitted them, in order, taken from the listener. */
   private final List<NodeDecision> decided = new ArrayList<>();
@@ -52,9 +48,6 @@ public final class ReplayEngine implements AutoCloseable {
 
   public ReplayEngine(TopologySettings settings, TopologyListener listener, Instant start, TopologyHarness.Factory harness) {
     this.topics = settings.topics();
-    this.podsTopic = topics.pods();
-    this.nodesTopic = topics.nodes();
-    this.outcomesTopic = topics.outcomes();
     this.tick = settings.tick();
     TopologyListener capturing = new TopologyListener() {
       @Override
@@ -115,11 +108,11 @@ public final class ReplayEngine implements AutoCloseable {
   public void send(NodeEvent event) {
     String topic;
     if (event instanceof NodeSnapshot || event instanceof NodeRemoved) {
-      topic = nodesTopic;
+      topic = topics.nodes();
     } else if (event instanceof ResizeOutcome) {
-      topic = outcomesTopic;
+      topic = topics.outcomes();
     } else {
-      topic = podsTopic;
+      topic = topics.pods();
     }
     harness.pipe(topic, event, now.toEpochMilli());
   }

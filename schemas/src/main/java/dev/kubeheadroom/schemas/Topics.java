@@ -5,31 +5,46 @@ import java.util.Objects;
 
 /**
  * The pipeline's topic names under one prefix (default {@value #DEFAULT_PREFIX}), so several
- * clusters can share one Kafka.
+ * clusters can share one Kafka. A value (equal by prefix); the three event topics' names are made
+ * once, as stages name them per record (ingest's and the actuator's sends, a replay's pipe).
  */
-public record Topics(String prefix) {
+public final class Topics {
   public static final String DEFAULT_PREFIX = "headroom.";
 
-  public Topics {
+  private final String prefix;
+  private final String pods;
+  private final String nodes;
+  private final String outcomes;
+
+  public Topics(String prefix) {
     Objects.requireNonNull(prefix, "prefix");
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
       throw new IllegalArgumentException(
           "topic prefix may only contain letters, digits, '.', '_' and '-': " + prefix);
     }
+    this.prefix = prefix;
+    this.pods = prefix + "pods";
+    this.nodes = prefix + "nodes";
+    this.outcomes = prefix + "outcomes";
   }
 
   public static Topics defaults() {
     return new Topics(DEFAULT_PREFIX);
   }
 
+  /** The prefix every name starts with. */
+  public String prefix() {
+    return prefix;
+  }
+
   /** Pod snapshots, removals and node syncs; key: node name. */
   public String pods() {
-    return prefix + "pods";
+    return pods;
   }
 
   /** Node snapshots and removals; key: node name. */
   public String nodes() {
-    return prefix + "nodes";
+    return nodes;
   }
 
   /** Namespace labels and LimitRange caps; key: namespace; compacted. */
@@ -49,7 +64,7 @@ public record Topics(String prefix) {
 
   /** Resize outcomes; key: node name. */
   public String outcomes() {
-    return prefix + "outcomes";
+    return outcomes;
   }
 
   /**
@@ -107,5 +122,20 @@ public record Topics(String prefix) {
   /** The compacted, globally read topics. */
   public List<String> compacted() {
     return List.of(namespaces(), config());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Topics other && prefix.equals(other.prefix);
+  }
+
+  @Override
+  public int hashCode() {
+    return prefix.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Topics[prefix=" + prefix + "]";
   }
 }
