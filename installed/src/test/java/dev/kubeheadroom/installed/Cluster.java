@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
-import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -14,46 +13,68 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A test cluster: the API double and its kubelet, and the tenants' objects a test puts in it. The
- * tenants act through the double's admin client, so their pod CREATEs go through admission (the
- * webhook) as a controller's or a user's would.
+ * A test cluster: an API server ({@link ClusterBackend}: the double or a real one) and the
+ * tenants' objects a test puts in it. The tenants act through the admin client, so their pod
+ * CREATEs go through admission (the webhook) as a controller's or a user's would. On a server
+ * other classes share, {@link #close} removes what the tenants created.
  */
 final class Cluster implements AutoCloseable {
   static final Duration CONVERGE = Duration.ofSeconds(60);
   static final String CONTAINER = "app";
 
-  final ApiServerDouble api;
-  final KubeletDouble kubelet;
+  final ClusterBackend backend;
+  private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+  private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
 
-  private Cluster() {
-    api = ApiServerDouble.start();
-    kubelet = KubeletDouble.start(api);
+  private Cluster(ClusterBackend backend) {
+    this.backend = backend;
   }
 
+  /** A fresh API double and its kubelet. */
   static Cluster start() {
-    return new Cluster();
+    return new Cluster(DoubleBackend.start());
+  }
+
+  /** The JVM's real kube-apiserver (skips where its binaries are missing; fails on CI). */
+  static Cluster real() {
+    return new Cluster(RealBackend.shared());
   }
 
   KubernetesClient admin() {
-    return api.client();
+    return backend.admin();
+  }
+
+  /** The API double, for what only it can do (faults, its journal's bodies). */
+  ApiServerDouble api() {
+    if (backend instanceof DoubleBackend d) {
+      return d.api();
+    }
+    throw new IllegalStateException("only the API double injects faults; this cluster is " + backend);
   }
 
   /** A namespace labelled {@code kube-headroom.dev/mode=managed}. */
   void managedNamespace(String name) {
+    namespaces.add(name);
     admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
         .withLabels(Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED)).endMetadata().build()).create();
   }
 
   /** A Linux node with {@code cpu} allocatable (the scheduler's view the policy divides). */
   void node(String name, String cpu) {
+    nodes.add(name);
+    Map<String, Quantity> resources = Map.of("cpu", new Quantity(cpu), "memory", new Quantity("64Gi"),
+        "pods", new Quantity("110"));
     admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
         .withLabels(Map.of("kubernetes.io/os", "linux")).endMetadata()
-        .withNewStatus().withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("64Gi")))
-        .endStatus().build()).create();
+        .withNewStatus().withCapacity(resources).withAllocatable(resources).endStatus().build()).create();
   }
 
   /** A pod bound to {@code node} (as after scheduling), one container requesting {@code cpu}, no limit. */
@@ -69,9 +90,19 @@ final class Cluster implements AutoCloseable {
     return admin().pods().inNamespace(namespace).resource(pod).create();
   }
 
-  /** The pod's CPU limit in millicores at the double; 0 when it has none or does not exist. */
+  /** The pod as the API server has it now. */
+  Optional<Pod> pod(String namespace, String name) {
+    return Optional.ofNullable(admin().pods().inNamespace(namespace).withName(name).get());
+  }
+
+  /** Every request the API server answered so far. */
+  List<ApiCall> calls() {
+    return backend.calls();
+  }
+
+  /** The pod's CPU limit in millicores at the API server; 0 when it has none or does not exist. */
   long cpuLimitMilli(String namespace, String name) {
-    return api.pod(namespace, name).map(Cluster::limitMilli).orElse(0L);
+    return pod(namespace, name).map(Cluster::limitMilli).orElse(0L);
   }
 
   static long limitMilli(Pod pod) {
@@ -93,9 +124,29 @@ final class Cluster implements AutoCloseable {
     });
   }
 
+  /**
+   * Closes a server of its own; on a shared one, removes what the tenants left so the next
+   * class's release sees none of it: their pods (force-deleted: no kubelet confirms), their
+   * namespaces' managed label (a namespace stays Terminating without the namespace controller, so
+   * it is kept, emptied and unmanaged), their nodes, and the cluster's HeadroomConfig singleton.
+   */
   @Override
   public void close() {
-    kubelet.close();
-    api.close();
+    if (backend.sharedByClasses()) {
+      for (String ns : namespaces) {
+        admin().batch().v1().jobs().inNamespace(ns).delete();
+        admin().pods().inNamespace(ns).withGracePeriod(0).delete();
+        admin().namespaces().withName(ns).edit(n -> new NamespaceBuilder(n).editMetadata()
+            .removeFromLabels(HeadroomKeys.MODE_LABEL).endMetadata().build());
+      }
+      nodes.forEach(node -> admin().nodes().withName(node).delete());
+      admin().genericKubernetesResources(ApiServerDouble.HEADROOM_CONFIG).withName(HeadroomKeys.CONFIG_NAME).delete();
+    }
+    backend.close();
+  }
+
+  @Override
+  public String toString() {
+    return backend.toString();
   }
 }

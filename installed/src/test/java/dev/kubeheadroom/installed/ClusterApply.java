@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +14,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What {@code kubectl apply -f deploy/crds/}, {@code helm install --create-namespace} and
- * cert-manager do to a cluster, done to the API double with its admin client: the CRD, the
+ * cert-manager do to a cluster, done to its API server with the admin client: the CRD, the
  * release namespace, the rendered objects in helm's install order, the {@code caBundle} the CA
  * injector fills in, and the runbook's {@code kubectl apply -f deploy/samples/...} (once per
  * cluster: the HeadroomConfig is a cluster singleton).
@@ -31,15 +33,23 @@ final class ClusterApply {
       "Role", "RoleBinding", "Service", "Deployment", "MutatingWebhookConfiguration");
 
   private final KubernetesClient admin;
+  private final boolean awaitEstablished;
 
-  ClusterApply(KubernetesClient admin) {
-    this.admin = admin;
+  /** @param backend the server; a real one serves a new CRD's kind only once it is Established */
+  ClusterApply(ClusterBackend backend) {
+    this.admin = backend.admin();
+    // (the double serves a CRD's kind at once and never reports it Established)
+    this.awaitEstablished = backend instanceof RealBackend;
   }
 
   void apply(String namespace, List<HasMetadata> objects, Optional<String> caPem) {
     for (HasMetadata crd : Chart.read(Chart.CRD_FILE)) {
       if (admin.resource(crd).get() == null) {
         admin.resource(crd).create();
+      }
+      if (awaitEstablished) { // as kubectl wait --for=condition=Established would
+        admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+            .waitUntilCondition(ClusterApply::established, 60, TimeUnit.SECONDS);
       }
     }
     if (admin.namespaces().withName(namespace).get() == null) {
@@ -67,6 +77,20 @@ final class ClusterApply {
     }
   }
 
+  /** What {@code helm uninstall} does: deletes the rendered objects, in reverse install order. */
+  static void uninstall(KubernetesClient admin, List<HasMetadata> objects) {
+    List<HasMetadata> ordered = objects.stream()
+        .filter(o -> !CERT_MANAGER_GROUPS.contains(group(o)))
+        .sorted(Comparator.comparingInt(ClusterApply::rank).reversed()).toList();
+    for (HasMetadata object : ordered) {
+      if (object instanceof GenericKubernetesResource generic) {
+        admin.genericKubernetesResources(context(generic)).resource(generic).delete();
+      } else {
+        admin.resource(object).delete();
+      }
+    }
+  }
+
   /** What cert-manager's CA injector does for {@code cert-manager.io/inject-ca-from}. */
   private static void injectCa(MutatingWebhookConfiguration config, Optional<String> caPem) {
     String from = config.getMetadata().getAnnotations() == null ? null
@@ -80,6 +104,12 @@ final class ClusterApply {
     for (MutatingWebhook webhook : config.getWebhooks()) {
       webhook.getClientConfig().setCaBundle(bundle);
     }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   private static ResourceDefinitionContext context(GenericKubernetesResource r) {

@@ -108,7 +108,7 @@ final class FaultMeasure {
         continue;
       }
       String[] nsName = last.pod().split("/", 2);
-      var pod = cluster.api.pod(nsName[0], nsName[1]).filter(p -> p.getMetadata().getUid().equals(last.uid()));
+      var pod = cluster.api().pod(nsName[0], nsName[1]).filter(p -> p.getMetadata().getUid().equals(last.uid()));
       if (pod.isEmpty()) {
         continue; // deleted since: nothing to apply
       }
@@ -124,7 +124,7 @@ final class FaultMeasure {
       }
     }
     belowRequest(healed.ignored()).forEach(p -> problems.add("limit below request: " + p));
-    List<String> duplicates = new PatchLog(cluster.api.requests().entries()).duplicatesSince(window.from);
+    List<String> duplicates = new PatchLog(cluster.api().requests().entries()).duplicatesSince(window.from);
     duplicates.forEach(d -> problems.add("duplicate: " + d));
     int badInputs = healed.countSuperseded() ? superseded(decisions, window) : healed.badInputs();
     List<String> restarts = keeper.restarts();
@@ -150,7 +150,7 @@ final class FaultMeasure {
   /** Pods of the oracle's namespace with a CPU limit below their CPU request (never valid: a broken target). */
   private List<String> belowRequest(Set<String> ignored) {
     List<String> below = new ArrayList<>();
-    for (var pod : cluster.api.pods()) {
+    for (var pod : cluster.api().pods()) {
       String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
       if (!oracle.namespace().equals(pod.getMetadata().getNamespace()) || ignored.contains(key)) {
         continue;

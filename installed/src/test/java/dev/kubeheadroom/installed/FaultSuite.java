@@ -65,7 +65,7 @@ final class FaultSuite implements AutoCloseable {
     // the churn books at most 14 of each node's 16 cores, so every node keeps some slack
     churn = new Churn(cluster, NS, Map.of("f1", 14_000L, "f2", 14_000L, "f3", 14_000L));
     keeper = new ReplicaKeeper(installation);
-    measure = new FaultMeasure(cluster, broker, keeper, new PolicyOracle(cluster.api, NS, NODES),
+    measure = new FaultMeasure(cluster, broker, keeper, new PolicyOracle(cluster.api(), NS, NODES),
         new Topics(Topics.DEFAULT_PREFIX).decisions(), converge);
     for (int i = 0; i < 6; i++) {
       churn.step();
@@ -92,9 +92,9 @@ final class FaultSuite implements AutoCloseable {
    */
   FaultRow apiOutage(Duration outage) {
     return scenario("API server down " + human(outage), FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
-      FaultInjector.Rule down = cluster.api.faults().always(RequestMatcher.any(),
+      FaultInjector.Rule down = cluster.api().faults().always(RequestMatcher.any(),
           new Fault.Respond(503, "ServiceUnavailable", "the API server is down (injected)"));
-      cluster.api.dropWatches();
+      cluster.api().dropWatches();
       InstalledTier.sleep(outage);
       down.remove();
       return w.healed(1, 0, Set.of());
@@ -203,7 +203,7 @@ final class FaultSuite implements AutoCloseable {
     String name = "r" + rows.size();
     return scenario("every resize of a pod refused (422) for " + human(window),
         FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
-          FaultInjector.Rule refuse = cluster.api.faults().always(RequestMatcher.resizeOf(NS, name),
+          FaultInjector.Rule refuse = cluster.api().faults().always(RequestMatcher.resizeOf(NS, name),
               Fault.invalid("spec.containers[0].resources.limits: Invalid value: refused by the fault suite"));
           Instant from = Instant.now();
           cluster.pod(NS, name, "f1", "1");
@@ -212,7 +212,7 @@ final class FaultSuite implements AutoCloseable {
           boolean tried = awaitFirstResize(name, from);
           InstalledTier.sleep(window);
           refuse.remove();
-          long tries = cluster.api.requests().countSince(from, RequestMatcher.resizeOf(NS, name));
+          long tries = cluster.api().requests().countSince(from, RequestMatcher.resizeOf(NS, name));
           // the first try, then one after each backoff at its shortest (RefusalBackoff: the base
           // doubling per refusal, less up to a fifth of jitter) that ends within the window
           long allowed = 1;
@@ -232,7 +232,7 @@ final class FaultSuite implements AutoCloseable {
   private boolean awaitFirstResize(String pod, Instant since) {
     Instant deadline = Instant.now().plus(REFUSAL_FIRST_TRY);
     while (Instant.now().isBefore(deadline)) {
-      if (cluster.api.requests().countSince(since, RequestMatcher.resizeOf(NS, pod)) > 0) {
+      if (cluster.api().requests().countSince(since, RequestMatcher.resizeOf(NS, pod)) > 0) {
         return true;
       }
       InstalledTier.sleep(Duration.ofMillis(200));
@@ -259,7 +259,7 @@ final class FaultSuite implements AutoCloseable {
       Instant restarted = Instant.now();
       await("the actuator ready").atMost(Installation.STARTUP).until(back::ready);
       InstalledTier.sleep(Duration.ofSeconds(10)); // time to (wrongly) apply the backlog
-      long underDryRun = cluster.api.requests().countSince(restarted, RequestMatcher.resize());
+      long underDryRun = cluster.api().requests().countSince(restarted, RequestMatcher.resize());
       dryRun(false);
       List<String> problems = underDryRun > 0
           ? List.of(underDryRun + " resize requests while dryRun was true") : List.of();

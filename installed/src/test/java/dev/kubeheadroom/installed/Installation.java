@@ -4,9 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +20,7 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One Helm release of the operator chart installed into a {@link Cluster}: rendered, applied to
- * the API double (the chart's objects plus what cert-manager would add), and every replica of
+ * its API server (the chart's objects plus what cert-manager would add), and every replica of
  * every rendered Deployment running as its own process, as its ServiceAccount.
  */
 final class Installation implements AutoCloseable {
@@ -68,11 +68,12 @@ final class Installation implements AutoCloseable {
     Manifests manifests = new Manifests(objects);
     // cert-manager's part: the Certificate the webhook configuration's CA is injected from, issued.
     Optional<Manifests.Certificate> certificate = manifests.injectedCertificate();
-    Optional<WebhookCertificates.Issued> certs = certificate.map(c -> WebhookCertificates.issue(c.dnsNames()));
-    new ClusterApply(cluster.admin()).apply(namespace, objects, certs.map(WebhookCertificates.Issued::caPem));
+    Optional<WebhookCertificates.Issued> certs = certificate.map(c -> WebhookCertificates.issue(c.dnsNames(),
+        cluster.backend.webhookAddresses()));
+    new ClusterApply(cluster.backend).apply(namespace, objects, certs.map(WebhookCertificates.Issued::caPem));
 
     PodPlanner planner = new PodPlanner(namespace, dir.resolve(release),
-        cluster.api::writeKubeconfig, (volume, path) -> fill(volume, path, certificate, certs));
+        cluster.backend::writeKubeconfig, (volume, path) -> fill(volume, path, certificate, certs));
     Installation installation = new Installation(cluster, release, namespace, objects);
     try {
       for (Deployment deployment : manifests.deployments()) {
@@ -122,14 +123,14 @@ final class Installation implements AutoCloseable {
   }
 
   /**
-   * The webhook Service's port 443 routed to a replica serving the webhook (what kube-proxy does
-   * for a ClusterIP Service with a ready endpoint).
+   * The webhook Service routed to a replica serving the webhook (what kube-proxy does for a
+   * ClusterIP Service with a ready endpoint; see {@link ClusterBackend#routeWebhook}).
    */
   private void routeWebhook(Manifests manifests) {
-    manifests.webhookService(namespace).ifPresent(service -> {
+    manifests.webhookServices(namespace).forEach((configuration, service) -> {
       StageProcess target = processes.stream().filter(p -> p.plan().ports().containsKey("webhook"))
           .findFirst().orElseThrow(() -> new IllegalStateException("no replica serves the webhook"));
-      ServiceRoutes.route(cluster.api, namespace, service.getMetadata().getName(), 443, target.port("webhook"));
+      cluster.backend.routeWebhook(configuration, service, target.port("webhook"));
     });
   }
 
@@ -175,9 +176,19 @@ final class Installation implements AutoCloseable {
     return out.toString();
   }
 
+  /**
+   * Stops every replica; on a server other classes share, also what {@code helm uninstall} does:
+   * deletes the release's objects (cluster-scoped ones would otherwise clash with the next
+   * release of the same name, and its webhook would be called at a dead port), and the Leases
+   * its replicas took. The release namespace stays, as helm leaves it.
+   */
   @Override
   public void close() {
     processes().forEach(StageProcess::close);
+    if (cluster.backend.sharedByClasses()) {
+      ClusterApply.uninstall(cluster.admin(), objects);
+      cluster.admin().leases().inNamespace(namespace).delete();
+    }
   }
 
   /** Typed look-ups in a rendering. */
@@ -210,13 +221,15 @@ final class Installation implements AutoCloseable {
       return objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).toList();
     }
 
-    Optional<Service> webhookService(String namespace) {
-      return objects.stream().filter(MutatingWebhookConfiguration.class::isInstance)
+    /** Each webhook configuration's name → the Service in {@code namespace} it calls. */
+    Map<String, ServiceReference> webhookServices(String namespace) {
+      Map<String, ServiceReference> out = new LinkedHashMap<>();
+      objects.stream().filter(MutatingWebhookConfiguration.class::isInstance)
           .map(MutatingWebhookConfiguration.class::cast)
-          .flatMap(c -> c.getWebhooks().stream()).map(w -> w.getClientConfig().getService())
-          .filter(s -> s != null && namespace.equals(s.getNamespace())).findFirst()
-          .flatMap(ref -> objects.stream().filter(Service.class::isInstance).map(Service.class::cast)
-              .filter(s -> s.getMetadata().getName().equals(ref.getName())).findFirst());
+          .forEach(c -> c.getWebhooks().stream().map(w -> w.getClientConfig().getService())
+              .filter(s -> s != null && namespace.equals(s.getNamespace())).findFirst()
+              .ifPresent(s -> out.put(c.getMetadata().getName(), s)));
+      return out;
     }
   }
 }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
-import dev.kubeheadroom.kubedouble.KubeletDouble;
-import dev.kubeheadroom.kubedouble.RequestJournal;
-import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.testkit.Promtool;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -21,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -68,9 +66,29 @@ abstract class InstalledTier {
     }
   };
 
-  /** Where this mode's broker data and pods' directories go (kept after the run, for their logs). */
+  /** The API server this class installs into: a fresh API double (the fault rows need one). */
+  Cluster startCluster() {
+    return Cluster.start();
+  }
+
+  /** The tenants' namespace (a class of its own where classes share a server). */
+  String ns() {
+    return NS;
+  }
+
+  /** The release namespace. */
+  String releaseNamespace() {
+    return Installation.NAMESPACE;
+  }
+
+  /** The run's name: the mode, and the server where it is not the double. */
+  String runName() {
+    return mode();
+  }
+
+  /** Where this run's broker data and pods' directories go (kept after the run, for their logs). */
   Path runDir() {
-    return Path.of("target/runs").resolve(mode()).toAbsolutePath();
+    return Path.of("target/runs").resolve(runName()).toAbsolutePath();
   }
 
   @BeforeAll
@@ -78,14 +96,15 @@ abstract class InstalledTier {
     // A fresh directory: a broker restarted on an earlier run's data would feed that run's
     // cluster to this one. One broker per mode: the modes' releases would otherwise share topics.
     // Its own process, so that the fault tests can kill it as a failed node would.
+    // (the cluster first: a real server whose binaries are missing skips the class right here)
+    cluster = startCluster();
     deleteRecursively(runDir());
     broker = BrokerProcess.start(runDir().resolve("kafka"));
-    cluster = Cluster.start();
-    cluster.managedNamespace(NS);
+    cluster.managedNamespace(ns());
     Map<String, Object> values = new HashMap<>(Installation.testValues(broker.bootstrapServers()));
     values.putAll(modeValues());
-    installation = Installation.install(cluster, runDir(), Installation.RELEASE, Installation.NAMESPACE, values);
-    System.out.printf("MEASURED %s: installed and every replica ready in %d s%n", mode(),
+    installation = Installation.install(cluster, runDir(), Installation.RELEASE, releaseNamespace(), values);
+    System.out.printf("MEASURED %s: installed and every replica ready in %d s%n", runName(),
         installation.startup().toSeconds());
   }
 
@@ -117,17 +136,18 @@ abstract class InstalledTier {
 
     // when a managed pod requesting 2 cores is bound alone to a 16-core node
     cluster.node("dry", "16");
-    cluster.pod(NS, "dry", "dry", "2");
+    cluster.pod(ns(), "dry", "dry", "2");
 
     // then Headroom annotates it with what it would do, and records an Event on it ...
-    await("the status annotation").atMost(Cluster.CONVERGE).until(() -> cluster.api.pod(NS, "dry")
+    await("the status annotation").atMost(Cluster.CONVERGE).until(() -> cluster.pod(ns(), "dry")
         .map(p -> p.getMetadata().getAnnotations())
         .map(a -> a != null && a.containsKey(HeadroomKeys.STATUS_ANNOTATION)).orElse(false));
-    await("an Event on the pod").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "dry"),
+    await("an Event on the pod").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), ns(), "dry"),
         events -> !events.isEmpty());
     // ... and never asks for a resize, nor sets a limit
-    assertThat(cluster.api.requests().count(RequestMatcher.resize())).as("resize requests in dry run").isZero();
-    assertThat(cluster.cpuLimitMilli(NS, "dry")).isZero();
+    assertThat(cluster.calls().stream().filter(c -> c.isResize() && c.namespace().equals(ns())))
+        .as("resize requests in dry run").isEmpty();
+    assertThat(cluster.cpuLimitMilli(ns(), "dry")).isZero();
   }
 
   @Test
@@ -137,7 +157,7 @@ abstract class InstalledTier {
     enforce(cluster);
 
     // then the lone pod's limit climbs to the node: 2 + 14 cores of slack (under the 10x cap)
-    cluster.awaitLimits(Map.of(NS + "/dry", 16_000L));
+    cluster.awaitLimits(Map.of(ns() + "/dry", 16_000L));
   }
 
   @Test
@@ -145,24 +165,24 @@ abstract class InstalledTier {
   void aNeighbourShrinksTheIncumbentWithinFiveSeconds() {
     // given a managed pod (2 cores requested) that has climbed to a whole 16-core node
     cluster.node("pair", "16");
-    cluster.pod(NS, "incumbent", "pair", "2");
-    cluster.awaitLimits(Map.of(NS + "/incumbent", 16_000L));
+    cluster.pod(ns(), "incumbent", "pair", "2");
+    cluster.awaitLimits(Map.of(ns() + "/incumbent", 16_000L));
     // (the journal records a request just after storing its change: let the growth's entries land)
     sleep(Duration.ofSeconds(1));
-    long resizesBefore = cluster.api.requests().count(RequestMatcher.resizeOf(NS, "incumbent"), 200);
+    long resizesBefore = cluster.calls().stream().filter(c -> c.code() == 200 && c.isResizeOf(ns(), "incumbent"))
+        .count();
 
     // when an 8-core neighbour is bound next to it
     Instant created = Instant.now();
-    cluster.pod(NS, "neighbour", "pair", "8");
+    cluster.pod(ns(), "neighbour", "pair", "8");
 
     // then the incumbent shrinks to 2 + 6 x 2/10 = 3.2 cores, by a resize answered 200 within 5 s
-    cluster.awaitLimits(Map.of(NS + "/incumbent", 3_200L, NS + "/neighbour", 12_800L));
-    RequestJournal.Entry shrink = await("the shrink in the journal").atMost(Cluster.CONVERGE)
-        .until(() -> cluster.api.requests().entries().stream()
-            .filter(e -> e.code() == 200 && RequestMatcher.resizeOf(NS, "incumbent").test(e.request()))
+    cluster.awaitLimits(Map.of(ns() + "/incumbent", 3_200L, ns() + "/neighbour", 12_800L));
+    ApiCall shrink = await("the shrink in the server's record").atMost(Cluster.CONVERGE)
+        .until(() -> cluster.calls().stream().filter(c -> c.code() == 200 && c.isResizeOf(ns(), "incumbent"))
             .skip(resizesBefore).findFirst(), java.util.Optional::isPresent).orElseThrow();
     Duration latency = Duration.between(created, shrink.at());
-    System.out.printf("MEASURED %s: neighbour created -> incumbent resized (200): %d ms%n", mode(),
+    System.out.printf("MEASURED %s: neighbour created -> incumbent resized (200): %d ms%n", runName(),
         latency.toMillis());
     assertThat(latency).isLessThanOrEqualTo(Duration.ofSeconds(5));
   }
@@ -171,7 +191,7 @@ abstract class InstalledTier {
   @Order(4)
   void theWebhookSeedsABirthLimitOnTheJobsPod() {
     // given a 20-second Job in the managed namespace (the double runs no Job controller) ...
-    Job job = cluster.admin().batch().v1().jobs().inNamespace(NS).resource(new JobBuilder()
+    Job job = cluster.admin().batch().v1().jobs().inNamespace(ns()).resource(new JobBuilder()
         .withNewMetadata().withName("ci-build").endMetadata()
         .withNewSpec().withBackoffLimit(0).withNewTemplate().withNewSpec().withRestartPolicy("Never")
           .addNewContainer().withName("build").withImage("registry.example/ci:1").withCommand("sleep", "20")
@@ -180,7 +200,7 @@ abstract class InstalledTier {
           .endContainer().endSpec().endTemplate().endSpec().build()).create();
 
     // when its pod is created as the Job controller would create it (an ownerReference to the Job)
-    Pod admitted = cluster.admin().pods().inNamespace(NS).resource(jobPod(job)).create();
+    Pod admitted = cluster.admin().pods().inNamespace(ns()).resource(jobPod(job)).create();
 
     // then the webhook seeded a birth limit: request x initialMultiplier (2) = 1 core
     assertThat(Cluster.limitMilli(admitted)).as("the CPU limit the pod was admitted with").isEqualTo(1_000L);
@@ -190,17 +210,18 @@ abstract class InstalledTier {
   @Order(5)
   void atRestOneIngestLeaderHoldsTheLeaseAndNoWriteReachesTheApiServer() {
     // given a converged cluster: every limit at its target and every resize annotated
-    cluster.awaitLimits(Map.of(NS + "/dry", 16_000L, NS + "/incumbent", 3_200L, NS + "/neighbour", 12_800L));
-    await("every resize annotated").atMost(Cluster.CONVERGE).until(() ->
-        cluster.api.requests().count(RequestMatcher.podPatch(), 200)
-            >= cluster.api.requests().count(RequestMatcher.resize(), 200));
+    cluster.awaitLimits(Map.of(ns() + "/dry", 16_000L, ns() + "/incumbent", 3_200L, ns() + "/neighbour", 12_800L));
+    await("every resize annotated").atMost(Cluster.CONVERGE).until(() -> {
+      List<ApiCall> calls = cluster.calls().stream().filter(c -> c.code() == 200 && c.namespace().equals(ns()))
+          .toList();
+      return calls.stream().filter(ApiCall::isPodPatch).count() >= calls.stream().filter(ApiCall::isResize).count();
+    });
     // ... and settled: no write (but the Lease's) for 15 s, longer than the HeadroomConfig status
     // interval (10 s) and the debounce (at most 10 s)
     await("no write for 15 s").atMost(Cluster.CONVERGE).pollInterval(Duration.ofSeconds(1)).until(() ->
-        cluster.api.requests().countSince(Instant.now().minusSeconds(15), r -> Calls.isWrite(r) && !Calls.isLease(r))
-            == 0);
+        Calls.writesBesidesLeases(cluster.calls(), installation, Instant.now().minusSeconds(15)).isEmpty());
     String leaseName = installation.fullname() + "-ingest";
-    Lease lease = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
+    Lease lease = cluster.admin().leases().inNamespace(installation.namespace).withName(leaseName).get();
     Duration leaseDuration = Duration.ofSeconds(lease.getSpec().getLeaseDurationSeconds());
     // three lease durations (45 s at the default 15 s): a holder that missed its renewals would
     // have lost the Lease to the other replica within one; and over three times the status
@@ -211,21 +232,21 @@ abstract class InstalledTier {
     Instant quietFrom = Instant.now();
     Set<String> holders = new LinkedHashSet<>();
     while (Instant.now().isBefore(quietFrom.plus(window))) {
-      Lease now = cluster.admin().leases().inNamespace(Installation.NAMESPACE).withName(leaseName).get();
+      Lease now = cluster.admin().leases().inNamespace(installation.namespace).withName(leaseName).get();
       holders.add(now.getSpec().getHolderIdentity());
       sleep(Duration.ofMillis(500));
     }
 
     // then one ingest replica held the Lease throughout ...
-    System.out.printf("MEASURED %s: Lease %s held by %s for %d s (%d lease durations); %d Lease writes%n", mode(),
+    List<ApiCall> calls = cluster.calls();
+    System.out.printf("MEASURED %s: Lease %s held by %s for %d s (%d lease durations); %d Lease writes%n", runName(),
         leaseName, holders, window.toSeconds(), window.toSeconds() / leaseDuration.toSeconds(),
-        cluster.api.requests().countSince(quietFrom, r -> Calls.isWrite(r) && Calls.isLease(r)));
+        Calls.leaseWrites(calls, installation, quietFrom));
     assertThat(holders).hasSize(1);
     assertThat(holders.iterator().next()).startsWith(installation.fullname() + "-");
     // ... and no write but the Lease renewals reached the API server
-    assertThat(cluster.api.requests().entries().stream()
-        .filter(e -> !e.at().isBefore(quietFrom) && Calls.isWrite(e.request()) && !Calls.isLease(e.request()))
-        .map(e -> e.code() + " " + e.request()).toList()).as("writes at rest").isEmpty();
+    assertThat(Calls.writesBesidesLeases(calls, installation, quietFrom).stream().map(ApiCall::describe))
+        .as("writes at rest").isEmpty();
   }
 
   @Test
@@ -233,14 +254,14 @@ abstract class InstalledTier {
   void aResizeTheKubeletCannotDoIsReportedAsAWarningEvent() {
     // given a node whose kubelet answers every resize Infeasible (a rare path: exercised so that
     // the grant it needs, events create for ingest, is seen used)
-    cluster.kubelet.answerResizes("small", KubeletDouble.ResizeAnswer.INFEASIBLE, "Node didn't have enough capacity");
+    cluster.backend.refuseResizes("small", "Node didn't have enough capacity");
     cluster.node("small", "4");
 
     // when a managed pod there is resized
-    cluster.pod(NS, "stuck", "small", "1");
+    cluster.pod(ns(), "stuck", "small", "1");
 
     // then a warning Event says so
-    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS, "stuck"),
+    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), ns(), "stuck"),
         events -> events.stream().anyMatch(e -> e.contains("Infeasible")));
   }
 
@@ -291,7 +312,7 @@ abstract class InstalledTier {
   }
 
   private GrantsReport grants() {
-    return new GrantsReport(installation, Calls.observed(cluster.api.requests().entries(), installation));
+    return new GrantsReport(installation, Calls.observed(cluster.calls(), installation));
   }
 
   private static Pod jobPod(Job job) {

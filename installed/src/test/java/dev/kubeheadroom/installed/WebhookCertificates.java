@@ -57,8 +57,11 @@ final class WebhookCertificates {
     }
   }
 
-  /** A fresh CA and a serving certificate for {@code dnsNames} (the first is the subject). */
-  static Issued issue(List<String> dnsNames) {
+  /**
+   * A fresh CA and a serving certificate for {@code dnsNames} (the first is the subject) and
+   * {@code ipAddresses} (where the API server dials the webhook at an address, not a Service).
+   */
+  static Issued issue(List<String> dnsNames, List<String> ipAddresses) {
     try {
       KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
       rsa.initialize(2048); // cert-manager's default private key
@@ -72,8 +75,9 @@ final class WebhookCertificates {
       ca.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
       X509Certificate caCert = sign(ca, caKeys);
 
-      GeneralName[] sans = dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n))
-          .toArray(GeneralName[]::new);
+      GeneralName[] sans = java.util.stream.Stream.concat(
+          dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n)),
+          ipAddresses.stream().map(ip -> new GeneralName(GeneralName.iPAddress, ip))).toArray(GeneralName[]::new);
       X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(caName, serial(),
           Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)),
           new X500Name("CN=" + dnsNames.get(0)), servingKeys.getPublic());

@@ -1,0 +1,93 @@
+package dev.kubeheadroom.installed;
+
+import dev.kubeheadroom.kubereal.RealControlPlane;
+import dev.kubeheadroom.kubereal.RealKubernetes;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A real kube-apiserver (the JVM's shared one, {@link RealKubernetes#shared()}) with the node
+ * agent standing in for the kubelet. Every stage authenticates with a token the server's
+ * TokenRequest API issued to its ServiceAccount; what each called comes from the server's audit
+ * log.
+ *
+ * <p>There is no cluster network: the server cannot reach a Service's ClusterIP. So the webhook
+ * configuration's {@code clientConfig.service} is rewritten to a {@code clientConfig.url} naming
+ * the webhook replica's loopback port (same path, same {@code caBundle}), and the serving
+ * certificate names {@code 127.0.0.1} besides the Service's DNS names. This rewrite is the
+ * harness's, never the chart's.
+ */
+final class RealBackend implements ClusterBackend {
+  static final String LOOPBACK = "127.0.0.1";
+
+  private final RealControlPlane plane;
+  private final AuditLog audit;
+
+  private RealBackend(RealControlPlane plane) {
+    this.plane = plane;
+    this.audit = new AuditLog(plane.auditLog());
+  }
+
+  /** The JVM's real control plane (skips the caller where its binaries are missing, fails on CI). */
+  static RealBackend shared() {
+    return new RealBackend(RealKubernetes.shared());
+  }
+
+  RealControlPlane plane() {
+    return plane;
+  }
+
+  @Override
+  public KubernetesClient admin() {
+    return plane.client();
+  }
+
+  @Override
+  public void writeKubeconfig(String namespace, String serviceAccount, Path file) {
+    plane.writeKubeconfig(namespace, serviceAccount, file);
+  }
+
+  @Override
+  public List<String> webhookAddresses() {
+    return List.of(LOOPBACK);
+  }
+
+  @Override
+  public void routeWebhook(String configuration, ServiceReference service, int target) {
+    var configs = admin().admissionRegistration().v1().mutatingWebhookConfigurations();
+    MutatingWebhookConfiguration live = Objects.requireNonNull(configs.withName(configuration).get(),
+        () -> "no MutatingWebhookConfiguration " + configuration);
+    for (MutatingWebhook webhook : live.getWebhooks()) {
+      ServiceReference ref = webhook.getClientConfig().getService();
+      if (ref != null && ref.getName().equals(service.getName()) && ref.getNamespace().equals(service.getNamespace())) {
+        webhook.getClientConfig().setService(null);
+        webhook.getClientConfig().setUrl("https://" + LOOPBACK + ":" + target + (ref.getPath() == null ? "" : ref.getPath()));
+      }
+    }
+    configs.resource(live).update();
+  }
+
+  @Override
+  public List<ApiCall> calls() {
+    return audit.calls();
+  }
+
+  @Override
+  public void refuseResizes(String node, String message) {
+    throw new UnsupportedOperationException("the node agent answers resizes as the kubelet does");
+  }
+
+  @Override
+  public boolean sharedByClasses() {
+    return true;
+  }
+
+  /** The shared control plane outlives the class: {@link RealKubernetes} stops it at JVM exit. */
+  @Override
+  public void close() {}
+}
