@@ -77,9 +77,12 @@ final class AuditLog {
   private static ApiCall call(JsonNode event, String verb, String stage) {
     JsonNode ref = event.path("objectRef");
     int code = stage.equals("Panic") ? 500 : event.path("responseStatus").path("code").asInt(200);
+    String subresource = ref.path("subresource").asText("");
+    // The audit log names a created object (from the response); the authorizer saw no name in a
+    // POST to the collection, so the grants table, which is the authorizer's view, must not either.
+    String name = verb.equals("create") && subresource.isEmpty() ? "" : ref.path("name").asText("");
     return new ApiCall(Instant.parse(event.path("stageTimestamp").asText()),
         event.path("user").path("username").asText(), verb, ref.has("resource"), ref.path("apiGroup").asText(""),
-        ref.path("resource").asText(""), ref.path("subresource").asText(""), ref.path("namespace").asText(""),
-        ref.path("name").asText(""), code);
+        ref.path("resource").asText(""), subresource, ref.path("namespace").asText(""), name, code);
   }
 }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +64,10 @@ final class Cluster implements AutoCloseable {
   /** A namespace labelled {@code kube-headroom.dev/mode=managed}. */
   void managedNamespace(String name) {
     namespaces.add(name);
+    // (created or, on a shared server where a rerun of the class finds it, labelled again)
     admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-        .withLabels(Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED)).endMetadata().build()).create();
+        .withLabels(Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED)).endMetadata().build())
+        .createOr(NonDeletingOperation::update);
   }
 
   /** A Linux node with {@code cpu} allocatable (the scheduler's view the policy divides). */
@@ -126,9 +129,10 @@ final class Cluster implements AutoCloseable {
 
   /**
    * Closes a server of its own; on a shared one, removes what the tenants left so the next
-   * class's release sees none of it: their pods (force-deleted: no kubelet confirms), their
-   * namespaces' managed label (a namespace stays Terminating without the namespace controller, so
-   * it is kept, emptied and unmanaged), their nodes, and the cluster's HeadroomConfig singleton.
+   * class's release sees none of it: their Jobs, pods (force-deleted: no kubelet confirms) and
+   * Events, their namespaces' managed label (a deleted namespace would stay Terminating without the
+   * namespace controller: it is kept, emptied and unmanaged), their nodes, and the cluster's
+   * HeadroomConfig singleton.
    */
   @Override
   public void close() {
@@ -136,6 +140,7 @@ final class Cluster implements AutoCloseable {
       for (String ns : namespaces) {
         admin().batch().v1().jobs().inNamespace(ns).delete();
         admin().pods().inNamespace(ns).withGracePeriod(0).delete();
+        admin().v1().events().inNamespace(ns).delete(); // a rerun must not find this run's Events
         admin().namespaces().withName(ns).edit(n -> new NamespaceBuilder(n).editMetadata()
             .removeFromLabels(HeadroomKeys.MODE_LABEL).endMetadata().build());
       }

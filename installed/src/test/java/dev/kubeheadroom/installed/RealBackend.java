@@ -5,10 +5,14 @@ import dev.kubeheadroom.kubereal.RealKubernetes;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real kube-apiserver (the JVM's shared one, {@link RealKubernetes#shared()}) with the node
@@ -25,6 +29,21 @@ import java.util.Objects;
 final class RealBackend implements ClusterBackend {
   static final String LOOPBACK = "127.0.0.1";
 
+  /** The VPA's CRD, its schema left open: Headroom reads only a VPA's target and update mode. */
+  private static final CustomResourceDefinition VPA_CRD = new CustomResourceDefinitionBuilder()
+      .withNewMetadata().withName("verticalpodautoscalers.autoscaling.k8s.io")
+        // (a *.k8s.io group needs it; the VPA's own CRD carries this one)
+        .withAnnotations(Map.of("api-approved.kubernetes.io", "https://github.com/kubernetes/kubernetes/pull/63797"))
+      .endMetadata()
+      .withNewSpec().withGroup("autoscaling.k8s.io").withScope("Namespaced")
+        .withNewNames().withKind("VerticalPodAutoscaler").withPlural("verticalpodautoscalers")
+          .withSingular("verticalpodautoscaler").withListKind("VerticalPodAutoscalerList").endNames()
+        .addNewVersion().withName("v1").withServed(true).withStorage(true)
+          .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+          .endOpenAPIV3Schema().endSchema()
+        .endVersion()
+      .endSpec().build();
+
   private final RealControlPlane plane;
   private final AuditLog audit;
 
@@ -33,10 +52,23 @@ final class RealBackend implements ClusterBackend {
     this.audit = new AuditLog(plane.auditLog());
   }
 
-  /** The JVM's real control plane (skips the caller where its binaries are missing, fails on CI). */
+  /**
+   * The JVM's real control plane (skips the caller where its binaries are missing, fails on CI),
+   * with the VerticalPodAutoscaler CRD installed as a cluster running the VPA has it (the double
+   * serves that kind too): ingest watches VPAs where the API is served.
+   */
   static RealBackend shared() {
-    return new RealBackend(RealKubernetes.shared());
+    RealControlPlane plane = RealKubernetes.shared();
+    var crds = plane.client().apiextensions().v1().customResourceDefinitions();
+    if (crds.withName(VPA_CRD.getMetadata().getName()).get() == null) {
+      crds.resource(VPA_CRD).create();
+    }
+    crds.withName(VPA_CRD.getMetadata().getName()).waitUntilCondition(c -> c != null && c.getStatus() != null
+        && c.getStatus().getConditions().stream()
+            .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())), 60, TimeUnit.SECONDS);
+    return new RealBackend(plane);
   }
+
 
   RealControlPlane plane() {
     return plane;
