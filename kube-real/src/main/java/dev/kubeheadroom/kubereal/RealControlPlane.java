@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -138,7 +139,7 @@ public final class RealControlPlane implements AutoCloseable {
   public Config configAs(String namespace, String name) {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url())
-        .withCaCertData(adminConfig.getCaCertData())
+        .withCaCertData(caCertData())
         .withOauthToken(serviceAccountToken(namespace, name))
         .withNamespace(namespace)
         .build();
@@ -167,7 +168,7 @@ public final class RealControlPlane implements AutoCloseable {
         - name: real
           context: {cluster: real, user: %s, namespace: %s}
         current-context: real
-        """.formatted(url(), adminConfig.getCaCertData(), name,
+        """.formatted(url(), caCertData(), name,
         serviceAccountToken(namespace, name), name, namespace);
     try {
       Files.writeString(file, yaml);
@@ -175,6 +176,18 @@ public final class RealControlPlane implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return file;
+  }
+
+  /** The server's CA, base64 PEM (kube-api-test's kubeconfig names a file, or inlines it). */
+  public String caCertData() {
+    if (adminConfig.getCaCertData() != null && !adminConfig.getCaCertData().isBlank()) {
+      return adminConfig.getCaCertData();
+    }
+    try {
+      return Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(adminConfig.getCaCertFile())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
