@@ -18,6 +18,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real kube-apiserver with its etcd, started from the binaries {@link ControlPlaneBinaries}
@@ -34,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * write status as a kubelet would (the node agent).
  */
 public final class RealControlPlane implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RealControlPlane.class);
 
   /** The admission plugins named on the command line (all default-on in a real cluster). */
   public static final List<String> ADMISSION_PLUGINS = List.of(
@@ -84,8 +87,12 @@ public final class RealControlPlane implements AutoCloseable {
         .withApiServerFlag("--audit-log-format", "json")
         .withApiServerFlag("--audit-log-mode", "blocking")
         .build());
+    long begin = System.nanoTime();
     server.start();
-    return new RealControlPlane(binaries, server, auditLog);
+    RealControlPlane started = new RealControlPlane(binaries, server, auditLog);
+    LOG.info("{} ready in {} ms (etcd and server started, /readyz answered)", started,
+        (System.nanoTime() - begin) / 1_000_000);
+    return started;
   }
 
   public ControlPlaneBinaries binaries() {
