@@ -13,16 +13,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
- * Every command's {@code --help} is clean: no picocli warning (an unescaped {@code %} in a
- * description is a format string to picocli), no stack trace, no line over 100 columns, and a
- * description that is whole sentences.
+ * Every command of {@code ./headroom} (the launcher: the operator's commands and {@code demo})
+ * has a clean {@code --help}: no picocli warning (an unescaped {@code %} in a description is a
+ * format string to picocli), no stack trace, no line over 100 columns, and a description that is
+ * whole sentences.
  */
 class HelpTextTest {
   private static final int MAX_COLUMNS = 100;
 
   static Stream<List<String>> commands() {
     List<List<String>> paths = new ArrayList<>();
-    collect(Main.commandLine(), new ArrayList<>(), paths);
+    collect(Launcher.commandLine(), new ArrayList<>(), paths);
     return paths.stream();
   }
 
@@ -58,7 +59,7 @@ class HelpTextTest {
     assertThat(everything).doesNotContain("WARN").doesNotContain("Exception").doesNotContain("\tat ");
     assertThat(run.stdout().lines()).allSatisfy(line -> assertThat(line.length())
         .as("line over %d columns: %s", MAX_COLUMNS, line).isLessThanOrEqualTo(MAX_COLUMNS));
-    CommandLine command = Main.commandLine();
+    CommandLine command = Launcher.commandLine();
     for (String name : path) {
       command = command.getSubcommands().get(name);
     }
