@@ -14,9 +14,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real kube-apiserver with its etcd, started from the binaries {@link ControlPlaneBinaries}
@@ -33,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * write status as a kubelet would (the node agent).
  */
 public final class RealControlPlane implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RealControlPlane.class);
 
   /** The admission plugins named on the command line (all default-on in a real cluster). */
   public static final List<String> ADMISSION_PLUGINS = List.of(
@@ -83,8 +87,12 @@ public final class RealControlPlane implements AutoCloseable {
         .withApiServerFlag("--audit-log-format", "json")
         .withApiServerFlag("--audit-log-mode", "blocking")
         .build());
+    long begin = System.nanoTime();
     server.start();
-    return new RealControlPlane(binaries, server, auditLog);
+    RealControlPlane started = new RealControlPlane(binaries, server, auditLog);
+    LOG.info("{} ready in {} ms (etcd and server started, /readyz answered)", started,
+        (System.nanoTime() - begin) / 1_000_000);
+    return started;
   }
 
   public ControlPlaneBinaries binaries() {
@@ -138,7 +146,7 @@ public final class RealControlPlane implements AutoCloseable {
   public Config configAs(String namespace, String name) {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url())
-        .withCaCertData(adminConfig.getCaCertData())
+        .withCaCertData(caCertData())
         .withOauthToken(serviceAccountToken(namespace, name))
         .withNamespace(namespace)
         .build();
@@ -167,7 +175,7 @@ public final class RealControlPlane implements AutoCloseable {
         - name: real
           context: {cluster: real, user: %s, namespace: %s}
         current-context: real
-        """.formatted(url(), adminConfig.getCaCertData(), name,
+        """.formatted(url(), caCertData(), name,
         serviceAccountToken(namespace, name), name, namespace);
     try {
       Files.writeString(file, yaml);
@@ -175,6 +183,18 @@ public final class RealControlPlane implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return file;
+  }
+
+  /** The server's CA, base64 PEM (kube-api-test's kubeconfig names a file, or inlines it). */
+  public String caCertData() {
+    if (adminConfig.getCaCertData() != null && !adminConfig.getCaCertData().isBlank()) {
+      return adminConfig.getCaCertData();
+    }
+    try {
+      return Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(adminConfig.getCaCertFile())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override

@@ -1,0 +1,256 @@
+package dev.kubeheadroom.kubereal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
+import dev.kubeheadroom.kubedouble.KubeletRules;
+import dev.kubeheadroom.kubedouble.KubeletRules.ResizeProgram;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The kubelet's side of the API for every node at once, as a client of a real kube-apiserver:
+ * registers Nodes with capacity and allocatable, starts bound pods (Running, container statuses)
+ * and acts on resizes, writing {@code pods/status} as a kubelet does. The decisions are
+ * {@link KubeletRules}, the same rules {@code kube-double}'s kubelet applies to its own store:
+ * one implementation, two front ends. No container runs: the agent answers for the API only
+ * (the real-node profile has a real kubelet for what a container does).
+ */
+public final class NodeAgent implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
+  /** How long an admitted resize shows {@code PodResizeInProgress} before it is actuated. */
+  public static final Duration DEFAULT_ACTUATION_DELAY = Duration.ofMillis(20);
+
+  private final KubernetesClient client;
+  private final KubernetesSerialization json;
+  private final Clock clock;
+  private final SharedIndexInformer<Pod> pods;
+  private final SharedIndexInformer<Node> nodes;
+  private final ScheduledExecutorService worker;
+  private final Map<String, ResizeProgram> programs = new ConcurrentHashMap<>();
+  private final Set<String> actuating = ConcurrentHashMap.newKeySet();
+  private final Set<String> deferred = ConcurrentHashMap.newKeySet();
+  private final AtomicLong statusWrites = new AtomicLong();
+  private final KubeletRules.NodeView view;
+  private volatile Duration actuationDelay = DEFAULT_ACTUATION_DELAY;
+  private volatile boolean closed;
+
+  private NodeAgent(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.json = client.getKubernetesSerialization();
+    this.clock = clock;
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "node-agent");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.nodes = client.nodes().inform();
+    this.view = new KubeletRules.NodeView() {
+      @Override
+      public Optional<JsonNode> node(String name) {
+        return Optional.ofNullable(nodes.getStore().getByKey(name)).map(n -> tree(n));
+      }
+
+      @Override
+      public List<JsonNode> podsOn(String name) {
+        return pods.getStore().list().stream()
+            .filter(p -> name.equals(p.getSpec().getNodeName()))
+            .map(p -> (JsonNode) tree(p))
+            .toList();
+      }
+    };
+    this.pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        submit(pod);
+      }
+
+      @Override
+      public void onUpdate(Pod before, Pod pod) {
+        submit(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean finalStateUnknown) {
+        String key = key(pod);
+        deferred.remove(key);
+        deferred.forEach(NodeAgent.this::submitKey); // room freed: a deferred resize may fit now
+      }
+    });
+  }
+
+  /** Starts the agent as {@code client} (it needs to read pods and nodes and write their status). */
+  public static NodeAgent start(KubernetesClient client) {
+    return new NodeAgent(client, Clock.systemUTC());
+  }
+
+  /**
+   * Registers Node {@code name} as its kubelet would: Ready, with this capacity (also its
+   * allocatable) and a kubelet version equal to the server's.
+   */
+  public Node registerNode(String name, String cpu, String memory) {
+    Node existing = client.nodes().withName(name).get();
+    if (existing != null) { // a kubelet restarting keeps its Node
+      return existing;
+    }
+    Map<String, Quantity> capacity = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory),
+        "pods", new Quantity("250"));
+    String version = client.getKubernetesVersion().getGitVersion();
+    Node node = new NodeBuilder()
+        .withNewMetadata().withName(name)
+            .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
+        .endMetadata()
+        .withNewStatus()
+            .withCapacity(capacity).withAllocatable(capacity)
+            .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady")
+                .withMessage("kubelet is posting ready status")
+                .withLastHeartbeatTime(clock.instant().toString())
+                .withLastTransitionTime(clock.instant().toString()).endCondition()
+            .withNewNodeInfo().withKubeletVersion(version).withOperatingSystem("linux")
+                .withArchitecture("amd64").withContainerRuntimeVersion("containerd://node-agent")
+                .withKernelVersion("").withOsImage("node-agent").withMachineID("").withSystemUUID("")
+                .withBootID("").withKubeProxyVersion("").endNodeInfo()
+        .endStatus()
+        .build();
+    Node created = client.nodes().resource(node).create();
+    if (created.getStatus() == null || created.getStatus().getAllocatable() == null
+        || created.getStatus().getAllocatable().isEmpty()) {
+      created.setStatus(node.getStatus()); // a server that drops status on create: nodes/status
+      created = client.nodes().resource(created).updateStatus();
+    }
+    return created;
+  }
+
+  /**
+   * From now on, answer resizes of pods on {@code node} this way; {@code APPLY} hands the
+   * decision back to the rules. Pods on the node are re-examined at once.
+   */
+  public void answerResizes(String node, ResizeAnswer answer, String message) {
+    Objects.requireNonNull(answer, "answer");
+    programs.put(node, new ResizeProgram(answer, message == null ? "" : message));
+    pods.getStore().list().stream()
+        .filter(p -> node.equals(p.getSpec().getNodeName()))
+        .forEach(this::submit);
+  }
+
+  /** How long an admitted resize shows {@code PodResizeInProgress} (zero: actuate at once). */
+  public void actuationDelay(Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative: " + delay);
+    }
+    this.actuationDelay = delay;
+  }
+
+  /** How many status writes the agent has made. */
+  public long statusWrites() {
+    return statusWrites.get();
+  }
+
+  private void submit(Pod pod) {
+    submitKey(key(pod));
+  }
+
+  private void submitKey(String key) {
+    if (closed) {
+      return;
+    }
+    try {
+      worker.execute(() -> reconcile(key));
+    } catch (RejectedExecutionException closing) {
+      LOG.debug("node agent closed; ignoring Pod({})", key);
+    }
+  }
+
+  private void reconcile(String key) {
+    Pod pod = pods.getStore().getByKey(key);
+    if (pod == null || pod.getSpec().getNodeName() == null) {
+      return;
+    }
+    ObjectNode before = tree(pod);
+    ObjectNode after = before.deepCopy();
+    String uid = pod.getMetadata().getUid();
+    KubeletRules.Effect effect = KubeletRules.reconcile(after, view,
+        programs.getOrDefault(pod.getSpec().getNodeName(), ResizeProgram.APPLY),
+        actuating.contains(uid), actuationDelay.isZero(), clock.instant().toString());
+    if (effect.deferred() != null) {
+      if (effect.deferred()) {
+        deferred.add(key);
+      } else {
+        deferred.remove(key);
+      }
+    }
+    if (!after.equals(before)) {
+      try {
+        client.pods().inNamespace(pod.getMetadata().getNamespace())
+            .resource(json.convertValue(after, Pod.class)).updateStatus();
+        statusWrites.incrementAndGet();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409) { // a newer pod is on its way through the informer
+          LOG.debug("node agent: Pod({}) changed under its status write; retried on the next event", key);
+        } else if (e.getCode() != 404) {
+          LOG.warn("node agent: status write of Pod({}) refused: {}", key, e.getMessage());
+        }
+        return;
+      }
+    }
+    if (effect.actuateLater()) {
+      actuateLater(uid, key);
+    }
+  }
+
+  private void actuateLater(String uid, String key) {
+    actuating.add(uid);
+    try {
+      worker.schedule(() -> {
+        actuating.remove(uid);
+        reconcile(key);
+      }, actuationDelay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      actuating.remove(uid);
+    }
+  }
+
+  private ObjectNode tree(Object object) {
+    return json.convertValue(object, ObjectNode.class);
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    pods.close();
+    nodes.close();
+    worker.shutdownNow();
+    try {
+      worker.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
