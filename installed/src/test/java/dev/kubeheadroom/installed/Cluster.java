@@ -7,7 +7,6 @@ import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -49,6 +48,11 @@ final class Cluster implements AutoCloseable {
     return new Cluster(RealBackend.shared());
   }
 
+  /** A real kube-apiserver of its own (a second cluster), stopped on {@link #close}. */
+  static Cluster realOwn() {
+    return new Cluster(RealBackend.fresh());
+  }
+
   KubernetesClient admin() {
     return backend.admin();
   }
@@ -73,11 +77,7 @@ final class Cluster implements AutoCloseable {
   /** A Linux node with {@code cpu} allocatable (the scheduler's view the policy divides). */
   void node(String name, String cpu) {
     nodes.add(name);
-    Map<String, Quantity> resources = Map.of("cpu", new Quantity(cpu), "memory", new Quantity("64Gi"),
-        "pods", new Quantity("110"));
-    admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-        .withLabels(Map.of("kubernetes.io/os", "linux")).endMetadata()
-        .withNewStatus().withCapacity(resources).withAllocatable(resources).endStatus().build()).create();
+    backend.registerNode(name, cpu, "64Gi");
   }
 
   /** A pod bound to {@code node} (as after scheduling), one container requesting {@code cpu}, no limit. */

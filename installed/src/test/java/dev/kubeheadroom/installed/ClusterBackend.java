@@ -33,6 +33,9 @@ sealed interface ClusterBackend extends AutoCloseable permits DoubleBackend, Rea
   /** Every request the server answered so far, in order. */
   List<ApiCall> calls();
 
+  /** Registers a Linux Node with this capacity and allocatable, as its kubelet would. */
+  void registerNode(String name, String cpu, String memory);
+
   /** Makes the kubelet of {@code node} answer every resize Infeasible with {@code message}. */
   void refuseResizes(String node, String message);
 

@@ -2,11 +2,14 @@ package dev.kubeheadroom.installed;
 
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The API double and its kubelet: a fresh one per cluster. The double's admission chain calls the
@@ -43,6 +46,16 @@ record DoubleBackend(ApiServerDouble api, KubeletDouble kubelet) implements Clus
   @Override
   public List<ApiCall> calls() {
     return api.requests().entries().stream().map(ApiCall::of).toList();
+  }
+
+  /** The double's kubelet keeps no Node of its own: the Node is created as the kubelet would. */
+  @Override
+  public void registerNode(String name, String cpu, String memory) {
+    Map<String, Quantity> resources = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory),
+        "pods", new Quantity("110"));
+    api.client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
+        .withLabels(Map.of("kubernetes.io/os", "linux")).endMetadata()
+        .withNewStatus().withCapacity(resources).withAllocatable(resources).endStatus().build()).create();
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.kubeheadroom.installed;
 
 import java.util.Map;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -19,6 +21,15 @@ class RealAllInOneModeTest extends InstalledTier {
   @Override
   String mode() {
     return "all-in-one";
+  }
+
+  /** See {@link TwoReleases}: the second cluster is a second real kube-apiserver. */
+  @Test
+  @Order(7)
+  void twoReleasesWithTheirOwnTopicPrefixesOnOneBrokerShareNothing() throws Exception {
+    try (Cluster other = Cluster.realOwn()) {
+      new TwoReleases(broker, runDir(), modeValues(), ns()).check(other);
+    }
   }
 
   @Override

@@ -1,5 +1,8 @@
 package dev.kubeheadroom.installed;
 
+import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
+import dev.kubeheadroom.kubereal.ControlPlaneBinaries;
+import dev.kubeheadroom.kubereal.NodeAgent;
 import dev.kubeheadroom.kubereal.RealControlPlane;
 import dev.kubeheadroom.kubereal.RealKubernetes;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
@@ -15,8 +18,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real kube-apiserver (the JVM's shared one, {@link RealKubernetes#shared()}) with the node
- * agent standing in for the kubelet. Every stage authenticates with a token the server's
+ * A real kube-apiserver (the JVM's shared one, {@link RealKubernetes#shared()}) with a node
+ * agent ({@link NodeAgent}: the kubelet's rules as a client of the real API) for its kubelets. Every stage authenticates with a token the server's
  * TokenRequest API issued to its ServiceAccount; what each called comes from the server's audit
  * log.
  *
@@ -46,10 +49,15 @@ final class RealBackend implements ClusterBackend {
 
   private final RealControlPlane plane;
   private final AuditLog audit;
+  private final NodeAgent kubelet;
 
-  private RealBackend(RealControlPlane plane) {
+  private final boolean own;
+
+  private RealBackend(RealControlPlane plane, boolean own) {
     this.plane = plane;
+    this.own = own;
     this.audit = new AuditLog(plane.auditLog());
+    this.kubelet = NodeAgent.start(plane.client());
   }
 
   /**
@@ -58,7 +66,15 @@ final class RealBackend implements ClusterBackend {
    * serves that kind too): ingest watches VPAs where the API is served.
    */
   static RealBackend shared() {
-    RealControlPlane plane = RealKubernetes.shared();
+    return new RealBackend(withVpaCrd(RealKubernetes.shared()), false);
+  }
+
+  /** A real control plane of its own (a second cluster), stopped on {@link #close}. */
+  static RealBackend fresh() {
+    return new RealBackend(withVpaCrd(RealControlPlane.start(ControlPlaneBinaries.locate().requireOrSkip())), true);
+  }
+
+  private static RealControlPlane withVpaCrd(RealControlPlane plane) {
     var crds = plane.client().apiextensions().v1().customResourceDefinitions();
     if (crds.withName(VPA_CRD.getMetadata().getName()).get() == null) {
       crds.resource(VPA_CRD).create();
@@ -66,9 +82,8 @@ final class RealBackend implements ClusterBackend {
     crds.withName(VPA_CRD.getMetadata().getName()).waitUntilCondition(c -> c != null && c.getStatus() != null
         && c.getStatus().getConditions().stream()
             .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())), 60, TimeUnit.SECONDS);
-    return new RealBackend(plane);
+    return plane;
   }
-
 
   RealControlPlane plane() {
     return plane;
@@ -110,16 +125,26 @@ final class RealBackend implements ClusterBackend {
   }
 
   @Override
+  public void registerNode(String name, String cpu, String memory) {
+    kubelet.registerNode(name, cpu, memory);
+  }
+
+  @Override
   public void refuseResizes(String node, String message) {
-    throw new UnsupportedOperationException("the node agent answers resizes as the kubelet does");
+    kubelet.answerResizes(node, ResizeAnswer.INFEASIBLE, message);
   }
 
   @Override
   public boolean sharedByClasses() {
-    return true;
+    return !own;
   }
 
-  /** The shared control plane outlives the class: {@link RealKubernetes} stops it at JVM exit. */
+  /** Stops the node agent, and a server of its own; the shared one outlives the class ({@link RealKubernetes}). */
   @Override
-  public void close() {}
+  public void close() {
+    kubelet.close();
+    if (own) {
+      plane.close();
+    }
+  }
 }
