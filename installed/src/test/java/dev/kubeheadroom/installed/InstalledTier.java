@@ -167,7 +167,7 @@ abstract class InstalledTier {
     cluster.node("pair", "16");
     cluster.pod(ns(), "incumbent", "pair", "2");
     cluster.awaitLimits(Map.of(ns() + "/incumbent", 16_000L));
-    // (the journal records a request just after storing its change: let the growth's entries land)
+    // (the server records a request just after storing its change: let the growth's entries land)
     sleep(Duration.ofSeconds(1));
     long resizesBefore = cluster.calls().stream().filter(c -> c.code() == 200 && c.isResizeOf(ns(), "incumbent"))
         .count();
