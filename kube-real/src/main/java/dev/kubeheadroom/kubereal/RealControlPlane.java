@@ -46,11 +46,13 @@ public final class RealControlPlane implements AutoCloseable {
   private final KubernetesClient admin;
   private final Path auditLog;
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
+  private final EtcdCompactor etcd;
 
   private RealControlPlane(ControlPlaneBinaries binaries, KubeAPIServer server, Path auditLog) {
     this.binaries = binaries;
     this.server = server;
     this.auditLog = auditLog;
+    this.etcd = EtcdCompactor.find(binaries);
     this.adminConfig = Config.fromKubeconfig(server.getKubeConfigYaml());
     this.admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
   }
@@ -117,6 +119,15 @@ public final class RealControlPlane implements AutoCloseable {
   }
 
   /**
+   * Compacts etcd at its current revision, as the API server's own compactor does every five
+   * minutes ({@code --etcd-compaction-interval}): a LIST {@code continue} token or a watch
+   * served by etcd from an older resourceVersion then gets 410. Returns the revision compacted at.
+   */
+  public long compactEtcd() {
+    return etcd.compactNow();
+  }
+
+  /**
    * A bearer token for ServiceAccount {@code namespace/name}, issued by the server's TokenRequest
    * API (creating the ServiceAccount when it is missing); one per account, valid for an hour.
    */
@@ -138,7 +149,7 @@ public final class RealControlPlane implements AutoCloseable {
   public Config configAs(String namespace, String name) {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url())
-        .withCaCertData(adminConfig.getCaCertData())
+        .withCaCertData(caCertData())
         .withOauthToken(serviceAccountToken(namespace, name))
         .withNamespace(namespace)
         .build();
@@ -167,7 +178,7 @@ public final class RealControlPlane implements AutoCloseable {
         - name: real
           context: {cluster: real, user: %s, namespace: %s}
         current-context: real
-        """.formatted(url(), adminConfig.getCaCertData(), name,
+        """.formatted(url(), caCertData(), name,
         serviceAccountToken(namespace, name), name, namespace);
     try {
       Files.writeString(file, yaml);
@@ -175,6 +186,21 @@ public final class RealControlPlane implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return file;
+  }
+
+  /**
+   * The server's CA, base64 PEM. kube-api-test's kubeconfig names it as a file
+   * ({@code certificate-authority}), so the admin config carries a path, not the data.
+   */
+  public String caCertData() {
+    if (adminConfig.getCaCertData() != null) {
+      return adminConfig.getCaCertData();
+    }
+    try {
+      return java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(adminConfig.getCaCertFile())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
