@@ -29,10 +29,13 @@ public record ApiError(int code, String reason, String message, String kind, Str
         "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + why, resource, name, "");
   }
 
-  /** A 422 naming the field, in the {@code Pod "x" is invalid: field: detail} form. */
+  /**
+   * A 422 naming the field, in the {@code Pod "x" is invalid: field: detail} form; its
+   * {@code details.kind} is the kind ({@code Pod}), not the resource, as {@code NewInvalid} has it.
+   */
   static ApiError invalid(String kind, String name, String field, String detail) {
     return new ApiError(422, "Invalid", kind + " \"" + name + "\" is invalid: " + field + ": " + detail,
-        kind.toLowerCase() + "s", name, field);
+        kind, name, field);
   }
 
   static ApiError unsupportedMediaType(String contentType) {
@@ -52,7 +55,15 @@ public record ApiError(int code, String reason, String message, String kind, Str
     status.put("kind", "Status").put("apiVersion", "v1");
     status.putObject("metadata");
     status.put("status", "Failure").put("message", message).put("reason", reason);
-    ObjectNode details = status.putObject("details");
+    if (!name.isEmpty() || !kind.isEmpty() || !field.isEmpty()) {
+      details(status.putObject("details"));
+    }
+    status.put("code", code);
+    return status.toString();
+  }
+
+  /** Only when there is something to say: apimachinery's 410 Expired and 400 BadRequest have none. */
+  private void details(ObjectNode details) {
     if (!name.isEmpty()) {
       details.put("name", name);
     }
@@ -63,8 +74,6 @@ public record ApiError(int code, String reason, String message, String kind, Str
       details.putArray("causes").addObject()
           .put("reason", "FieldValueInvalid").put("message", message).put("field", field);
     }
-    status.put("code", code);
-    return status.toString();
   }
 
   /** Thrown inside the dispatcher to answer with this error. */

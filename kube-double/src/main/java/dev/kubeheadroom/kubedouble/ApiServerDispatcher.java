@@ -153,7 +153,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 .setBody(found.getValue())).orElseGet(() -> super.dispatch(request))); // the stock GET scans
       }
       boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
-      return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
+      return CrudConflicts.reworded(api,
+          locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request)));
     } catch (ApiError.Failure failure) {
       return error(failure.error());
     } catch (RuntimeException e) {
