@@ -27,9 +27,11 @@ import picocli.CommandLine.Spec;
  * a window re-derives from the inputs it carries.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
+    // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "--at with --pod or --node (from the last checkpoint before it); or --verify that every",
-        "decision and checkpoint in [--from, --to] re-derives from the log (in parallel)."})
+        "With --at and --pod or --node, replays from the last checkpoint before that moment.",
+        "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
+            + "from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 

@@ -43,8 +43,8 @@ public final class ExplainCommand implements Callable<Integer> {
   String pod;
 
   @Option(names = "--live", paramLabel = "URL", defaultValue = "${env:HEADROOM_LIVE_URL}",
-      description = {"A running topology's metrics endpoint (e.g. https://headroom-topology:8443): explain from",
-          "its live state; falls back to the checkpoint replay when it does not answer."})
+      description = "A running topology's metrics endpoint (e.g. https://headroom-topology:8443): "
+          + "explain from its live state; falls back to the checkpoint replay when it does not answer.")
   String live;
 
   @Option(names = "--full-replay",

@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "preflight", mixinStandardHelpOptions = true,
     description = {"Checks the current cluster against the runbook's preflight, with a fix for each finding.",
-        "Kubernetes version, limits.cpu quotas, LimitRange caps, excluded nodes, limit-controlling",
-        "VPAs, cert-manager, the HeadroomConfig. Exit code 3 when anything blocks enforcement."})
+        "It checks the Kubernetes version, limits.cpu quotas, LimitRange caps, excluded nodes, "
+            + "limit-controlling VPAs, cert-manager and the HeadroomConfig.",
+        "Exit code 3 when anything blocks enforcement."})
 public final class PreflightCommand implements Callable<Integer> {
   /** Exit code when at least one check fails. */
   static final int BLOCKED = ExitCodes.BLOCKED;

@@ -11,7 +11,8 @@ import java.util.Locale;
  */
 final class Progress {
   /** The option's help, shared by the commands that have one. */
-  static final String DESCRIPTION = "Print progress in % on stderr (default: only on a terminal).";
+  // picocli formats descriptions: "%%" prints one "%".
+  static final String DESCRIPTION = "Print progress in %% on stderr (default: only on a terminal).";
 
   private final PrintWriter err;
   private final String command;

@@ -16,8 +16,8 @@ import picocli.CommandLine.Mixin;
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = {"Runs all stages in one process (ingest, topology, actuator; the webhook with --webhook-cert-dir).",
         "Without --kafka-bootstrap-servers, Kafka runs embedded with its data under --data-dir.",
-        "A stage that fails is restarted in-process (1 s backoff, doubling to 30 s); the sixth failure",
-        "within 10 minutes ends the process (exit 1)."})
+        "A stage that fails is restarted in-process (1 s backoff, doubling to 30 s); the sixth failure "
+            + "within 10 minutes ends the process (exit 1)."})
 public final class RunCommand extends StageCommand {
   @Mixin KubeOptions kube;
   @Mixin TopologyOptions topology;

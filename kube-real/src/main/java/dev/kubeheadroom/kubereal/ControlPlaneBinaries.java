@@ -24,7 +24,8 @@ public record ControlPlaneBinaries(Path cache, String version) {
 
   /**
    * The system property (or {@code HEADROOM_K8S_VERSION}) that picks another version than the
-   * newest one {@code tools/control-plane/versions.env} names, e.g. the oldest supported minor.
+   * newest one {@code tools/control-plane/versions.env} names: a version ({@code v1.35.4}), or
+   * {@code min} for the file's oldest supported minor (profile {@code k8s-min}).
    */
   public static final String VERSION_PROPERTY = "headroom.k8s.version";
 
@@ -37,6 +38,7 @@ public record ControlPlaneBinaries(Path cache, String version) {
     String version = Optional.ofNullable(System.getProperty(VERSION_PROPERTY))
         .or(() -> Optional.ofNullable(System.getenv("HEADROOM_K8S_VERSION")))
         .filter(v -> !v.isBlank())
+        .map(v -> v.equals("min") ? VersionsFile.find().value("K8S_MIN_VERSION") : v)
         .orElseGet(() -> VersionsFile.find().value("K8S_VERSION"));
     return new ControlPlaneBinaries(cache, version.startsWith("v") ? version.substring(1) : version);
   }

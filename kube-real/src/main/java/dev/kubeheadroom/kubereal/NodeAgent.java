@@ -112,6 +112,10 @@ public final class NodeAgent implements AutoCloseable {
    * allocatable) and a kubelet version equal to the server's.
    */
   public Node registerNode(String name, String cpu, String memory) {
+    Node existing = client.nodes().withName(name).get();
+    if (existing != null) { // a kubelet restarting keeps its Node
+      return existing;
+    }
     Map<String, Quantity> capacity = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory),
         "pods", new Quantity("250"));
     String version = client.getKubernetesVersion().getGitVersion();

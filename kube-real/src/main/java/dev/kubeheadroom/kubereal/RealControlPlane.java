@@ -14,9 +14,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real kube-apiserver with its etcd, started from the binaries {@link ControlPlaneBinaries}
@@ -33,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * write status as a kubelet would (the node agent).
  */
 public final class RealControlPlane implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RealControlPlane.class);
 
   /** The admission plugins named on the command line (all default-on in a real cluster). */
   public static final List<String> ADMISSION_PLUGINS = List.of(
@@ -85,8 +89,12 @@ public final class RealControlPlane implements AutoCloseable {
         .withApiServerFlag("--audit-log-format", "json")
         .withApiServerFlag("--audit-log-mode", "blocking")
         .build());
+    long begin = System.nanoTime();
     server.start();
-    return new RealControlPlane(binaries, server, auditLog);
+    RealControlPlane started = new RealControlPlane(binaries, server, auditLog);
+    LOG.info("{} ready in {} ms (etcd and server started, /readyz answered)", started,
+        (System.nanoTime() - begin) / 1_000_000);
+    return started;
   }
 
   public ControlPlaneBinaries binaries() {
@@ -188,16 +196,13 @@ public final class RealControlPlane implements AutoCloseable {
     return file;
   }
 
-  /**
-   * The server's CA, base64 PEM. kube-api-test's kubeconfig names it as a file
-   * ({@code certificate-authority}), so the admin config carries a path, not the data.
-   */
+  /** The server's CA, base64 PEM (kube-api-test's kubeconfig names a file, or inlines it). */
   public String caCertData() {
-    if (adminConfig.getCaCertData() != null) {
+    if (adminConfig.getCaCertData() != null && !adminConfig.getCaCertData().isBlank()) {
       return adminConfig.getCaCertData();
     }
     try {
-      return java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(adminConfig.getCaCertFile())));
+      return Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(adminConfig.getCaCertFile())));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.kubereal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -56,15 +58,33 @@ class NodeAgentTest {
   }
 
   @Test
-  void requestsAboveAllocatableAreInfeasible(RealControlPlane api) {
+  void theServerRefusesRequestsAboveAllocatableBeforeTheKubeletSeesThem(RealControlPlane api) {
     create(api, "huge", "agent-n2", "500m", "1");
     awaitPod(api, "huge", p -> "Running".equals(p.getStatus().getPhase()));
 
-    resize(api, "huge", "5", "5");
+    // Since 1.36 kube-apiserver checks a resize's requests against the Node's allocatable itself
+    // (403, cause NodeCapacity): a kubelet's Infeasible is left for what the server cannot see.
+    assertThatThrownBy(() -> resize(api, "huge", "5", "5"))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(403);
+          assertThat(e.getStatus().getDetails().getCauses()).extracting(c -> c.getReason())
+              .containsExactly("NodeCapacity");
+        });
+  }
 
-    Pod pending = awaitPod(api, "huge", p -> condition(p, "PodResizePending").isPresent());
-    assertThat(condition(pending, "PodResizePending").get().getReason()).isEqualTo("Infeasible");
-    assertThat(status(pending).getResources().getLimits()).containsEntry("cpu", new Quantity("1"));
+  @Test
+  void aProgrammedNodeRefusesAsInfeasible(RealControlPlane api) {
+    agent.answerResizes("agent-n1", ResizeAnswer.INFEASIBLE, "Node didn't have enough capacity: cpu");
+    try {
+      create(api, "refused", "agent-n1", "200m", "400m");
+      awaitPod(api, "refused", p -> "Running".equals(p.getStatus().getPhase()));
+      resize(api, "refused", "200m", "800m");
+      Pod pending = awaitPod(api, "refused", p -> condition(p, "PodResizePending").isPresent());
+      assertThat(condition(pending, "PodResizePending").get().getReason()).isEqualTo("Infeasible");
+      assertThat(status(pending).getResources().getLimits()).containsEntry("cpu", new Quantity("400m"));
+    } finally {
+      agent.answerResizes("agent-n1", ResizeAnswer.APPLY, "");
+    }
   }
 
   @Test

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",
-        "Embedded Kafka, ingest, topology and actuator against a simulated API server and kubelet;",
-        "a summary (or, with --output json, the final state in the simulate form) at the end."})
+        "Embedded Kafka, ingest, topology and actuator run against a simulated API server and kubelet.",
+        "At the end it prints a summary (or, with --output json, the final state in the simulate form)."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -19,8 +19,9 @@ public final class PrometheusOptions {
   static final long MAX_POINTS = 11_000;
 
   @Option(names = "--prometheus", paramLabel = "URL", defaultValue = "${env:HEADROOM_PROMETHEUS_URL}",
-      description = {"A Prometheus that scrapes cAdvisor (e.g. http://prometheus:9090): add the throttling what-if,",
-          "per container: throttled periods, usage quantiles, the limit that would have covered it."})
+      description = "A Prometheus that scrapes cAdvisor (e.g. http://prometheus:9090): add the "
+          + "throttling what-if, per container: throttled periods, usage quantiles, the limit that "
+          + "would have covered it.")
   String url;
 
   @Option(names = "--window", paramLabel = "DURATION",
@@ -28,7 +29,7 @@ public final class PrometheusOptions {
   String window;
 
   @Option(names = "--step", paramLabel = "DURATION",
-      description = "The usage rate's step (default 1m): the suggestion covers 99% of the steps.")
+      description = "The usage rate's step (default 1m): the suggestion covers 99%% of the steps.")
   String step;
 
   @Option(names = "--prometheus-insecure", description = "Do not verify Prometheus' certificate (self-signed).")
