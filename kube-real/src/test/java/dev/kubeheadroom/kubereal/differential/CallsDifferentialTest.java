@@ -14,20 +14,16 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,15 +40,9 @@ class CallsDifferentialTest {
   private static Both both;
 
   @BeforeAll
-  static void start(RealControlPlane api) throws Exception {
+  static void start(RealControlPlane api) {
     both = new Both(api);
-    try (InputStream crd = new FileInputStream("../deploy/crds/headroomconfigs.kube-headroom.dev.yaml")) {
-      CustomResourceDefinition definition = Serialization.unmarshal(crd, CustomResourceDefinition.class);
-      api.client().apiextensions().v1().customResourceDefinitions().resource(definition).serverSideApply();
-      api.client().apiextensions().v1().customResourceDefinitions().withName(definition.getMetadata().getName())
-          .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
-              .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 30, TimeUnit.SECONDS);
-    }
+    Crds.install(api);
   }
 
   @AfterAll

@@ -9,9 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.Watchable;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
@@ -38,39 +36,13 @@ import org.junit.jupiter.api.Test;
 class WatchAndListDifferentialTest {
   private static Both both;
 
-  /**
-   * VerticalPodAutoscaler, which ingest watches, as a minimal CRD on the real server (the double
-   * knows it already). Its watch cache starts when the CRD is established: a revision from before
-   * is older than the cache's window there, as an informer's is after the window moved on.
-   */
-  private static final String VPA_CRD = """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: verticalpodautoscalers.autoscaling.k8s.io
-        annotations: {api-approved.kubernetes.io: "https://github.com/kubernetes/kubernetes/pull/63797"}
-      spec:
-        group: autoscaling.k8s.io
-        scope: Namespaced
-        names: {plural: verticalpodautoscalers, singular: verticalpodautoscaler, kind: VerticalPodAutoscaler}
-        versions:
-        - name: v1
-          served: true
-          storage: true
-          schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-      """;
-
   @BeforeAll
   static void start(RealControlPlane api) {
     both = new Both(api);
-    CustomResourceDefinition crd = Serialization.unmarshal(VPA_CRD, CustomResourceDefinition.class);
-    api.client().apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    api.client().apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
-            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 30, TimeUnit.SECONDS);
+    Crds.install(api);
   }
 
-  private static GenericKubernetesResource vpa(Front f, String ns, String name) {
+  static GenericKubernetesResource vpa(Front f, String ns, String name) {
     GenericKubernetesResource vpa = new GenericKubernetesResource();
     vpa.setApiVersion("autoscaling.k8s.io/v1");
     vpa.setKind("VerticalPodAutoscaler");
