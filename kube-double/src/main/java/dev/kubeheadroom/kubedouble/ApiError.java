@@ -9,8 +9,11 @@ import java.util.Objects;
  * {@code kube-apiserver} writes them, so clients see the same {@code KubernetesClientException}.
  *
  * @param field the offending field for 422 answers ({@code details.causes[0].field}), or empty
+ * @param cause the reason of {@code details.causes[0]}: {@code FieldValueInvalid} where a field is
+ *     named, another without one (e.g. {@code NodeCapacity}), or empty for no cause
  */
-public record ApiError(int code, String reason, String message, String kind, String name, String field) {
+public record ApiError(int code, String reason, String message, String kind, String name, String field,
+    String cause) {
 
   public ApiError {
     Objects.requireNonNull(reason, "reason");
@@ -18,6 +21,12 @@ public record ApiError(int code, String reason, String message, String kind, Str
     kind = kind == null ? "" : kind;
     name = name == null ? "" : name;
     field = field == null ? "" : field;
+    cause = cause != null ? cause : field.isEmpty() ? "" : "FieldValueInvalid";
+  }
+
+  /** An error whose only cause, if any, is the invalid {@code field}. */
+  public ApiError(int code, String reason, String message, String kind, String name, String field) {
+    this(code, reason, message, kind, name, field, null);
   }
 
   static ApiError notFound(String resource, String name) {
@@ -55,7 +64,7 @@ public record ApiError(int code, String reason, String message, String kind, Str
     status.put("kind", "Status").put("apiVersion", "v1");
     status.putObject("metadata");
     status.put("status", "Failure").put("message", message).put("reason", reason);
-    if (!name.isEmpty() || !kind.isEmpty() || !field.isEmpty()) {
+    if (!name.isEmpty() || !kind.isEmpty() || !cause.isEmpty()) {
       details(status.putObject("details"));
     }
     status.put("code", code);
@@ -70,9 +79,11 @@ public record ApiError(int code, String reason, String message, String kind, Str
     if (!kind.isEmpty()) {
       details.put("kind", kind);
     }
-    if (!field.isEmpty()) {
-      details.putArray("causes").addObject()
-          .put("reason", "FieldValueInvalid").put("message", message).put("field", field);
+    if (!cause.isEmpty()) {
+      ObjectNode first = details.putArray("causes").addObject().put("reason", cause);
+      if (!field.isEmpty()) {
+        first.put("message", message).put("field", field);
+      }
     }
   }
 

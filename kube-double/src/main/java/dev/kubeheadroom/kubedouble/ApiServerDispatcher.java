@@ -171,7 +171,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     NamespaceObjects namespace = NamespaceObjects.read(api.namespace(), this::stored);
     PodAdmission.mutateResize(p.merged(), namespace);
     PodUpdateRules.validateResize(p.current(), p.merged());
-    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace);
+    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace, n -> object("/api/v1/nodes/" + n));
     p.recordOwners().run();
     if (p.merged().equals(p.current())) {
       return ok(p.current());

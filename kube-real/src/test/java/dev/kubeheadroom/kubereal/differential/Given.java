@@ -29,10 +29,15 @@ final class Given {
    * server's admission refuses a resize of a pod whose node does not exist or lacks the room.
    */
   static void node(Front f) {
-    if (f.admin().nodes().withName(NODE).get() == null) {
-      Node node = f.admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+    node(f, NODE, "8");
+  }
+
+  /** A Node with {@code cpu} CPUs allocatable, if it is not there yet. */
+  static void node(Front f, String name, String cpu) {
+    if (f.admin().nodes().withName(name).get() == null) {
+      Node node = f.admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
           .create();
-      Map<String, Quantity> size = Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"),
+      Map<String, Quantity> size = Map.of("cpu", new Quantity(cpu), "memory", new Quantity("32Gi"),
           "pods", new Quantity("110"));
       node.setStatus(new NodeStatusBuilder().withCapacity(size).withAllocatable(size).build());
       f.admin().nodes().resource(node).updateStatus();
@@ -46,9 +51,13 @@ final class Given {
 
   /** A pod bound to {@link #NODE} with one container {@code app} at {@code request}/{@code limit} CPU. */
   static Pod pod(Front f, String ns, String name, String request, String limit) {
+    return pod(f, ns, name, request, limit, NODE);
+  }
+
+  static Pod pod(Front f, String ns, String name, String request, String limit, String node) {
     return f.admin().pods().inNamespace(ns).resource(new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-        .withNewSpec().withNodeName(NODE)
+        .withNewSpec().withNodeName(node)
         .addNewContainer().withName("app").withImage(IMAGE).withNewResources()
         .withRequests(Map.of("cpu", new Quantity(request), "memory", new Quantity("64Mi")))
         .withLimits(Map.of("cpu", new Quantity(limit), "memory", new Quantity("64Mi")))

@@ -89,6 +89,19 @@ class RefusalsDifferentialTest {
   }
 
   @Test
+  void aResizeOfAPodWhoseRequestsExceedItsNodesAllocatableIs403NodeCapacity() {
+    String ns = both.ns("diff-node-capacity");
+    both.given(f -> {
+      Given.namespace(f, ns);
+      Given.node(f, "n-small", "1");
+      Given.pod(f, ns, "big", "2", "3", "n-small");
+    });
+    Answer answer = both.same(f -> resize(f.admin(), ns, "big", "4"));
+    assertThat(answer.code()).isEqualTo(403);
+    assertThat(answer.details()).contains("NodeCapacity");
+  }
+
+  @Test
   void aResizeOfAPodThatIsNotThereIs404() {
     String ns = both.ns("diff-gone");
     both.given(f -> Given.namespace(f, ns));
