@@ -38,6 +38,11 @@ final class Both implements AutoCloseable {
     this.dbl = new Front.Double(ApiServerDouble.start());
   }
 
+  /** The real server's minor version (37 for v1.37.2). */
+  int realMinor() {
+    return Integer.parseInt(((Front.Real) real).api().binaries().version().split("\\.")[1]);
+  }
+
   /** A namespace name of this class's own on the shared real server (the same on both servers). */
   String ns(String base) {
     return base + "-" + run;
