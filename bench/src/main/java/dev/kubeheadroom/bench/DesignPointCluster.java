@@ -117,7 +117,11 @@ final class DesignPointCluster {
 
   /** Creates everything through the seed client, {@code threads} requests at a time. */
   void create(ApiServerDouble api, int threads) throws Exception {
-    KubernetesClient seed = api.seedClient();
+    create(api.seedClient(), threads);
+  }
+
+  /** As above, through any admin client (a real API server's too). */
+  void create(KubernetesClient seed, int threads) throws Exception {
     for (int i = 0; i < NAMESPACES; i++) {
       seed.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace(i))
           .withLabels(managed(i) ? Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED) : Map.of())

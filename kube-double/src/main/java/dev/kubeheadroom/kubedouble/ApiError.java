@@ -9,8 +9,11 @@ import java.util.Objects;
  * {@code kube-apiserver} writes them, so clients see the same {@code KubernetesClientException}.
  *
  * @param field the offending field for 422 answers ({@code details.causes[0].field}), or empty
+ * @param cause the reason of {@code details.causes[0]}: {@code FieldValueInvalid} where a field is
+ *     named, another without one (e.g. {@code NodeCapacity}), or empty for no cause
  */
-public record ApiError(int code, String reason, String message, String kind, String name, String field) {
+public record ApiError(int code, String reason, String message, String kind, String name, String field,
+    String cause) {
 
   public ApiError {
     Objects.requireNonNull(reason, "reason");
@@ -18,6 +21,12 @@ public record ApiError(int code, String reason, String message, String kind, Str
     kind = kind == null ? "" : kind;
     name = name == null ? "" : name;
     field = field == null ? "" : field;
+    cause = cause != null ? cause : field.isEmpty() ? "" : "FieldValueInvalid";
+  }
+
+  /** An error whose only cause, if any, is the invalid {@code field}. */
+  public ApiError(int code, String reason, String message, String kind, String name, String field) {
+    this(code, reason, message, kind, name, field, null);
   }
 
   static ApiError notFound(String resource, String name) {
@@ -29,10 +38,13 @@ public record ApiError(int code, String reason, String message, String kind, Str
         "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + why, resource, name, "");
   }
 
-  /** A 422 naming the field, in the {@code Pod "x" is invalid: field: detail} form. */
+  /**
+   * A 422 naming the field, in the {@code Pod "x" is invalid: field: detail} form; its
+   * {@code details.kind} is the kind ({@code Pod}), not the resource, as {@code NewInvalid} has it.
+   */
   static ApiError invalid(String kind, String name, String field, String detail) {
     return new ApiError(422, "Invalid", kind + " \"" + name + "\" is invalid: " + field + ": " + detail,
-        kind.toLowerCase() + "s", name, field);
+        kind, name, field);
   }
 
   static ApiError unsupportedMediaType(String contentType) {
@@ -52,19 +64,27 @@ public record ApiError(int code, String reason, String message, String kind, Str
     status.put("kind", "Status").put("apiVersion", "v1");
     status.putObject("metadata");
     status.put("status", "Failure").put("message", message).put("reason", reason);
-    ObjectNode details = status.putObject("details");
+    if (!name.isEmpty() || !kind.isEmpty() || !cause.isEmpty()) {
+      details(status.putObject("details"));
+    }
+    status.put("code", code);
+    return status.toString();
+  }
+
+  /** Only when there is something to say: apimachinery's 410 Expired and 400 BadRequest have none. */
+  private void details(ObjectNode details) {
     if (!name.isEmpty()) {
       details.put("name", name);
     }
     if (!kind.isEmpty()) {
       details.put("kind", kind);
     }
-    if (!field.isEmpty()) {
-      details.putArray("causes").addObject()
-          .put("reason", "FieldValueInvalid").put("message", message).put("field", field);
+    if (!cause.isEmpty()) {
+      ObjectNode first = details.putArray("causes").addObject().put("reason", cause);
+      if (!field.isEmpty()) {
+        first.put("message", message).put("field", field);
+      }
     }
-    status.put("code", code);
-    return status.toString();
   }
 
   /** Thrown inside the dispatcher to answer with this error. */

@@ -153,7 +153,8 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 .setBody(found.getValue())).orElseGet(() -> super.dispatch(request))); // the stock GET scans
       }
       boolean write = api.verb() != Verb.GET && api.verb() != Verb.LIST && api.verb() != Verb.WATCH;
-      return locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request));
+      return CrudConflicts.reworded(api,
+          locked(write ? lock.writeLock() : lock.readLock(), () -> super.dispatch(request)));
     } catch (ApiError.Failure failure) {
       return error(failure.error());
     } catch (RuntimeException e) {
@@ -170,7 +171,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     NamespaceObjects namespace = NamespaceObjects.read(api.namespace(), this::stored);
     PodAdmission.mutateResize(p.merged(), namespace);
     PodUpdateRules.validateResize(p.current(), p.merged());
-    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace);
+    List<ObjectNode> quotas = PodAdmission.validateResize(p.current(), p.merged(), namespace, n -> object("/api/v1/nodes/" + n));
     p.recordOwners().run();
     if (p.merged().equals(p.current())) {
       return ok(p.current());

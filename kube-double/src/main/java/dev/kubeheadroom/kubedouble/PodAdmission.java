@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -75,18 +76,22 @@ final class PodAdmission {
 
   /**
    * Validating phase of a {@code pods/resize} UPDATE. LimitRanger skips a pod being deleted
-   * ({@code runLimitFunc}); ResourceQuota charges the difference between the two.
+   * ({@code runLimitFunc}); then the pod's requests must fit its Node's allocatable
+   * ({@link NodeFit}; {@code nodes}: a stored Node by name); ResourceQuota charges the difference
+   * between the two.
    *
    * @return the quotas to store with their new {@code status} once the pod is stored
    * @throws ApiError.Failure 403 on a violation
    */
-  static List<ObjectNode> validateResize(JsonNode before, ObjectNode after, NamespaceObjects namespace) {
+  static List<ObjectNode> validateResize(JsonNode before, ObjectNode after, NamespaceObjects namespace,
+      Function<String, Optional<ObjectNode>> nodes) {
     Objects.requireNonNull(before, "before");
     String name = name(after);
     if (!before.path("metadata").has("deletionTimestamp")) {
       LimitRanger.violation(after, namespace.limitRanges())
           .ifPresent(why -> { throw QuotaEvaluator.forbidden(name, why); });
     }
+    NodeFit.check(after, nodes);
     return QuotaEvaluator.admit(name, before, after, namespace.quotas(), namespace.pods());
   }
 

@@ -93,8 +93,9 @@ final class PodUpdateRules {
       oldQos = QosClass.of(current.path("spec")).name();
     }
     if (!oldQos.equals(QosClass.of(merged.path("spec")).name())) {
+      // field.Invalid(specPath, oldQoS, ...) in ValidatePodResize: the value is the class it had
       throw ApiError.invalid("Pod", name, "spec",
-          "Forbidden: Pod QOS Class may not change as a result of resizing").asFailure();
+          "Invalid value: \"" + oldQos + "\": Pod QOS Class may not change as a result of resizing").asFailure();
     }
   }
 

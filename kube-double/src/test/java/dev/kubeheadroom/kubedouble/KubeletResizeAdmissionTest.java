@@ -5,6 +5,7 @@ import static dev.kubeheadroom.kubedouble.TestPods.burstable;
 import static dev.kubeheadroom.kubedouble.TestPods.cpuLimitOnly;
 import static dev.kubeheadroom.kubedouble.TestPods.headroomApply;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
@@ -14,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -117,12 +120,22 @@ class KubeletResizeAdmissionTest {
   }
 
   @Test
-  void requestsAboveTheNodesAllocatableAreInfeasible() {
-    // canResizePod: cpuRequests > cpuAvailable -> Infeasible "Node didn't have enough capacity"
+  void requestsAboveTheNodesAllocatableAreRefusedByTheServerBeforeTheKubeletSeesThem() {
+    // kube-apiserver v1.37 compares the pod's requests with its Node's allocatable itself
+    // (NodeFit): the kubelet's Infeasible "Node didn't have enough capacity" is left for what the
+    // server cannot see
     node("n1", "2", Map.of());
     running(burstable("web-1", "n1", "500m", "1"));
-    resizeRequestAndLimit("web-1", "3", "4");
-    awaitPending("web-1", "Infeasible", "Node didn't have enough capacity: cpu, requested: 3000, capacity: 2000");
+    assertThatThrownBy(() -> resizeRequestAndLimit("web-1", "3", "4"))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(403);
+          assertThat(e.getStatus().getMessage()).isEqualTo("pods \"web-1\" is forbidden: node didn't have enough "
+              + "allocatable resources: cpu, requested: 3000, allocatable: 2000");
+          assertThat(e.getStatus().getDetails().getCauses()).extracting(StatusCause::getReason)
+              .containsExactly("NodeCapacity");
+        });
+    assertThat(stored("web-1").getSpec().getContainers().get(0).getResources().getRequests())
+        .containsEntry("cpu", new Quantity("500m"));
   }
 
   @Test

@@ -50,11 +50,13 @@ public final class RealControlPlane implements AutoCloseable {
   private final KubernetesClient admin;
   private final Path auditLog;
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
+  private final EtcdCompactor etcd;
 
   private RealControlPlane(ControlPlaneBinaries binaries, KubeAPIServer server, Path auditLog) {
     this.binaries = binaries;
     this.server = server;
     this.auditLog = auditLog;
+    this.etcd = EtcdCompactor.find(binaries);
     this.adminConfig = Config.fromKubeconfig(server.getKubeConfigYaml());
     this.admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
   }
@@ -122,6 +124,15 @@ public final class RealControlPlane implements AutoCloseable {
   /** The audit log: one JSON event per line, every request the server answered. */
   public Path auditLog() {
     return auditLog;
+  }
+
+  /**
+   * Compacts etcd at its current revision, as the API server's own compactor does every five
+   * minutes ({@code --etcd-compaction-interval}): a LIST {@code continue} token or a watch
+   * served by etcd from an older resourceVersion then gets 410. Returns the revision compacted at.
+   */
+  public long compactEtcd() {
+    return etcd.compactNow();
   }
 
   /**
