@@ -95,6 +95,26 @@ class RealNodeResizeTest {
   }
 
   @Test
+  void aLimitAboveTheNodesCapacityIsAppliedAsIs() {
+    Pod sleeper = BusyLoopPod.of(NS, "unbounded", "200m", "400m");
+    sleeper.getSpec().getContainers().get(0).setCommand(java.util.List.of("/bin/busybox", "sleep", "3600"));
+    client.resource(sleeper).create();
+    Pod running = awaitPod("unbounded", p -> status(p) != null && status(p).getState().getRunning() != null);
+    String id = BusyLoopPod.containerId(running);
+    CpuCgroup cgroup = await().atMost(Duration.ofSeconds(30))
+        .until(() -> CpuCgroup.ofContainer(id), java.util.Optional::isPresent).orElseThrow();
+
+    // The API server checks a resize's requests against the node's allocatable, never its limits,
+    // and the kubelet admits on requests too: a limit-only resize is neither Deferred nor
+    // Infeasible, whatever the node's size (this one has 2 cores).
+    ResizeTiming wide = ResizeTiming.measure(client, cgroup, NS, "unbounded", "64");
+    System.out.println("MEASURED real node: " + wide);
+    assertThat(wide.conditions()).noneMatch(c -> c.startsWith("PodResizePending"));
+    assertThat(cgroup.quota()).isEqualTo(new CpuCgroup.Quota(6_400_000, 100_000));
+    assertThat(status(client.pods().inNamespace(NS).withName("unbounded").get()).getRestartCount()).isZero();
+  }
+
+  @Test
   void aResizeTheNodeHasNoRoomForIsDeferredUntilRoomIsMade() {
     long allocatable = millicores(client.nodes().withName(RealNode.NODE).get().getStatus()
         .getAllocatable().get("cpu"));
