@@ -15,6 +15,8 @@ SERVICE_IP=10.96.0.1
 POD_CIDR=10.88.0.0/16
 CNI_BRIDGE=headroom-cni0
 CNI_BIN_DIR=/usr/lib/cni
+# Where cAdvisor (inside the kubelet) looks for containerd; start links it to the node's socket.
+STANDARD_CONTAINERD_SOCKET=/run/containerd/containerd.sock
 # Started in this order; stopped in the reverse.
 COMPONENTS=(etcd kube-apiserver containerd kubelet)
 SYSCTLS=(vm.overcommit_memory kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)

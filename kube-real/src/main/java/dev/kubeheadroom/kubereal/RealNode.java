@@ -25,6 +25,9 @@ public record RealNode(Path kubeconfig, Path scripts) implements AutoCloseable {
   /** The node the kubelet registers (lib.sh's {@code NODE}). */
   public static final String NODE = "headroom-real-node";
 
+  /** The kubelet's port on 127.0.0.1 (lib.sh's {@code KUBELET_PORT}). */
+  public static final int KUBELET_PORT = 20250;
+
   /** The images the start script built and imported: no registry is reached. */
   public static final String BUSY_LOOP_IMAGE = "headroom.local/busyloop:1";
 
@@ -54,6 +57,23 @@ public record RealNode(Path kubeconfig, Path scripts) implements AutoCloseable {
     try {
       String text = Files.readString(kubeconfig);
       return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(text)).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A text endpoint of the kubelet itself, e.g. {@code /metrics/cadvisor}, read as the admin (the
+   * kubelet authorizes it through the API server). Its serving certificate is self-signed.
+   */
+  public String kubeletGet(String path) {
+    try {
+      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      config.setMasterUrl("https://127.0.0.1:" + KUBELET_PORT);
+      config.setTrustCerts(true);
+      try (KubernetesClient kubelet = new KubernetesClientBuilder().withConfig(config).build()) {
+        return kubelet.raw("https://127.0.0.1:" + KUBELET_PORT + path);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -95,6 +95,31 @@ class RealNodeResizeTest {
   }
 
   @Test
+  void theKubeletsCadvisorReportsTheCgroupsQuotaAndThrottling() {
+    client.resource(BusyLoopPod.of(NS, "scraped", "200m", "400m")).create();
+    Pod running = awaitPod("scraped", p -> status(p) != null && status(p).getState().getRunning() != null);
+    String id = BusyLoopPod.containerId(running);
+    CpuCgroup cgroup = await().atMost(Duration.ofSeconds(30))
+        .until(() -> CpuCgroup.ofContainer(id), java.util.Optional::isPresent).orElseThrow();
+    CpuCgroup.Stat before = cgroup.stat();
+
+    // cAdvisor samples the cgroup every housekeeping interval (~10-15 s): wait for a sample
+    // taken after `before`, which then lies between `before` and a read after the scrape.
+    CadvisorMetrics scrape = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> new CadvisorMetrics(node.kubeletGet("/metrics/cadvisor")),
+            m -> m.value("container_cpu_cfs_periods_total", NS, "scraped", "loop").orElse(0) > before.periods());
+    CpuCgroup.Stat after = cgroup.stat();
+    long periods = scrape.value("container_cpu_cfs_periods_total", NS, "scraped", "loop").orElseThrow();
+    long throttled = scrape.value("container_cpu_cfs_throttled_periods_total", NS, "scraped", "loop").orElseThrow();
+    System.out.println("MEASURED real node: cAdvisor periods " + periods + ", throttled " + throttled
+        + "; the cgroup's before " + before + ", after " + after);
+
+    assertThat(scrape.value("container_spec_cpu_quota", NS, "scraped", "loop")).hasValue(cgroup.quota().quotaMicros());
+    assertThat(periods).isBetween(before.periods(), after.periods());
+    assertThat(throttled).isBetween(before.throttledPeriods(), after.throttledPeriods());
+  }
+
+  @Test
   void aLimitAboveTheNodesCapacityIsAppliedAsIs() {
     Pod sleeper = BusyLoopPod.of(NS, "unbounded", "200m", "400m");
     sleeper.getSpec().getContainers().get(0).setCommand(java.util.List.of("/bin/busybox", "sleep", "3600"));
@@ -118,8 +143,15 @@ class RealNodeResizeTest {
   void aResizeTheNodeHasNoRoomForIsDeferredUntilRoomIsMade() {
     long allocatable = millicores(client.nodes().withName(RealNode.NODE).get().getStatus()
         .getAllocatable().get("cpu"));
-    // A sleeping pod takes all but 600m of the node: the two 200m pods still fit beside it.
-    Pod hog = BusyLoopPod.of(NS, "hog", (allocatable - 600) + "m", (allocatable - 600) + "m");
+    // Whatever the other tests left running (each test's pods stay until the node stops).
+    long used = client.pods().inNamespace(NS).list().getItems().stream()
+        .filter(p -> !"Succeeded".equals(p.getStatus().getPhase()) && !"Failed".equals(p.getStatus().getPhase()))
+        .mapToLong(p -> millicores(p.getSpec().getContainers().get(0).getResources().getRequests().get("cpu")))
+        .sum();
+    // A sleeping pod takes all but 400m of what is free: the 200m pod still fits beside it, and
+    // 200m stays free, less than the 600m more the resize below asks for.
+    long hogMilli = allocatable - used - 400;
+    Pod hog = BusyLoopPod.of(NS, "hog", hogMilli + "m", hogMilli + "m");
     hog.getSpec().getContainers().get(0).setCommand(java.util.List.of("/bin/busybox", "sleep", "3600"));
     client.resource(hog).create();
     client.resource(BusyLoopPod.of(NS, "wants-more", "200m", "400m")).create();
@@ -127,7 +159,8 @@ class RealNodeResizeTest {
     awaitPod("wants-more", p -> status(p) != null && status(p).getState().getRunning() != null);
 
     // 800m of requests: within the node's allocatable, so the API server admits it (it refuses
-    // only requests above allocatable, 403 NodeCapacity); above what is free, so the kubelet defers.
+    // only requests above allocatable, 403 NodeCapacity); 600m more than the 200m free, so the
+    // kubelet defers it.
     Pod body = new PodBuilder().withApiVersion("v1").withKind("Pod").withNewMetadata()
         .withName("wants-more").withNamespace(NS).endMetadata().withNewSpec().addNewContainer()
         .withName("loop").withNewResources().addToRequests("cpu", new Quantity("800m"))
