@@ -11,12 +11,14 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * On a real kubelet (containerd, runc, cgroupfs): a busy-loop container's CFS quota is the limit
@@ -117,6 +119,32 @@ class RealNodeResizeTest {
     assertThat(scrape.value("container_spec_cpu_quota", NS, "scraped", "loop")).hasValue(cgroup.quota().quotaMicros());
     assertThat(periods).isBetween(before.periods(), after.periods());
     assertThat(throttled).isBetween(before.throttledPeriods(), after.throttledPeriods());
+  }
+
+  @Test
+  void prometheusScrapesTheThrottlingTheCgroupCounts(@TempDir Path work) throws Exception {
+    try (PrometheusProcess prometheus = PrometheusProcess.start(node, work)) {
+      client.resource(BusyLoopPod.of(NS, "prom", "200m", "400m")).create();
+      Pod running = awaitPod("prom", p -> status(p) != null && status(p).getState().getRunning() != null);
+      String id = BusyLoopPod.containerId(running);
+      CpuCgroup cgroup = await().atMost(Duration.ofSeconds(30))
+          .until(() -> CpuCgroup.ofContainer(id), java.util.Optional::isPresent).orElseThrow();
+      CpuCgroup.Stat before = cgroup.stat();
+      String series = "{namespace=\"" + NS + "\",pod=\"prom\",container=\"loop\"}";
+
+      // A sample cAdvisor took after `before`, scraped: it lies between `before` and a read after.
+      long periods = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+          .until(() -> prometheus.query("container_cpu_cfs_periods_total" + series).orElse(-1),
+              v -> v > before.periods());
+      long throttled = prometheus.query("container_cpu_cfs_throttled_periods_total" + series).orElseThrow();
+      CpuCgroup.Stat after = cgroup.stat();
+      System.out.println("MEASURED real node: Prometheus periods " + periods + ", throttled " + throttled
+          + "; the cgroup's before " + before + ", after " + after);
+
+      assertThat(prometheus.query("container_spec_cpu_quota" + series)).hasValue(cgroup.quota().quotaMicros());
+      assertThat(periods).isBetween(before.periods(), after.periods());
+      assertThat(throttled).isBetween(before.throttledPeriods(), after.throttledPeriods());
+    }
   }
 
   @Test
