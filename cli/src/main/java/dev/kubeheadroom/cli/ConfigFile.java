@@ -6,7 +6,6 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -20,8 +19,10 @@ final class ConfigFile {
       return ClusterConfig.DEFAULTS;
     }
     GenericKubernetesResource object;
-    try (InputStream in = Files.newInputStream(file)) {
-      object = Serialization.unmarshal(in, GenericKubernetesResource.class);
+    try {
+      String text = Files.readString(file);
+      ConfigYaml.compose(text); // refuses what binding cannot survive, with its line
+      object = Serialization.unmarshal(text, GenericKubernetesResource.class);
     } catch (NoSuchFileException e) {
       throw new UserError("--config " + file + ": no such file");
     } catch (IOException | RuntimeException e) {
