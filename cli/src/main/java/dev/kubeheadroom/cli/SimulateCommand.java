@@ -7,6 +7,7 @@ import dev.kubeheadroom.replay.ReportWriter;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -29,12 +30,24 @@ import picocli.CommandLine.Spec;
 public final class SimulateCommand implements Callable<Integer> {
   /** Malformed lines reported one by one before the rest are only counted. */
   static final int MAX_REPORTED_LINES = 50;
+  /** The {@code --watch-log} that reads standard input ({@code kubectl get pods -w -o json | ...}). */
+  static final String STDIN = "-";
 
   @Spec CommandSpec spec;
 
   @Option(names = "--watch-log", required = true, paramLabel = "FILE",
-      description = "Watch log: one {\"type\",\"at\",\"object\"} JSON object per line.")
+      description = "Watch log: one {\"type\",\"at\",\"object\"} JSON object per line; - reads standard input.")
   Path watchLog;
+
+  private final InputStream stdin;
+
+  public SimulateCommand() {
+    this(System.in);
+  }
+
+  SimulateCommand(InputStream stdin) {
+    this.stdin = stdin;
+  }
 
   @Option(names = "--config", paramLabel = "FILE",
       description = "HeadroomConfig manifest used when the log carries none (default: built-in defaults).")
@@ -50,13 +63,18 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Files.isRegularFile(watchLog)) {
+    boolean piped = STDIN.equals(watchLog.toString());
+    if (!piped && !Files.exists(watchLog)) {
       throw new UserError("--watch-log " + watchLog + ": no such file");
+    }
+    if (!piped && Files.isDirectory(watchLog)) {
+      throw new UserError("--watch-log " + watchLog + ": is a directory");
     }
     ClusterConfig fallback = ConfigFile.read(config);
     PrintWriter err = spec.commandLine().getErr();
     Progress shown = Progress.of(err, "simulate", progress);
-    long lines = progress || System.console() != null ? lines(watchLog) : 0;
+    // A pipe (-, /dev/stdin, a FIFO) is read once: its length is unknown, so no fraction is shown.
+    long lines = (progress || System.console() != null) && Files.isRegularFile(watchLog) ? lines(watchLog) : 0;
     Simulation.Observer observer = new Simulation.Observer() {
       private int reported;
 
@@ -76,7 +94,8 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     };
     ClusterReport report;
-    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(watchLog)) {
+    try (Stream<WatchLogItem> items = WatchLogReader.stream(WatchLogReader.forProjection(
+        piped ? stdin : Files.newInputStream(watchLog)))) {
       report = new Simulation(fallback, observer).run(items.iterator());
     } catch (IOException e) {
       throw new UserError("--watch-log " + watchLog + ": " + e.getMessage());
