@@ -4,6 +4,8 @@ import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.PodPlan;
+import dev.kubeheadroom.policy.PodPlanner;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.TargetTrace;
@@ -112,6 +114,13 @@ public record Explanation(
         .map(DecisionInput::gangCeiling).orElse(null);
     if (decision != null && ceiling != null) {
       decision = UniformCeiling.apply(view.input(), decision, ceiling.toPolicy(), policy);
+    }
+    if (decision != null) {
+      // The planner's own verdicts (the QoS guard, a limit below its request) are what applies.
+      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policy);
+      if (plan.reason() != decision.reason()) {
+        decision = new Decision(decision.key(), plan.targetLimitMilli(), plan.apply(), plan.reason());
+      }
     }
     var s = result.stats();
     var p = view.entry().pending();
@@ -234,6 +243,9 @@ public record Explanation(
       case SHRINK -> "shrinks";
       case WITHIN_DEADBAND -> "within the deadband: left as is";
       case QOS_GUARD -> "left alone to keep the pod Burstable";
+      case BELOW_REQUEST -> "a limit below its request: raised to the target whatever the deadband";
+      case CAP_BELOW_QOS_FLOOR -> "the pod's cap is at or below its request and memory is Guaranteed:"
+          + " request + one quantum, the lowest limit that keeps the pod Burstable (the cap is not honoured)";
     };
   }
 
