@@ -352,7 +352,8 @@ public final class PodProjection {
     return node == null || node.isEmpty() ? null : node;
   }
 
-  private static void requireIdentity(Pod pod) {
+  /** @throws ProjectionException when the pod has no name, namespace or uid */
+  public static void requireIdentity(Pod pod) {
     ObjectMeta meta = pod.getMetadata();
     if (meta == null || isBlank(meta.getName()) || isBlank(meta.getNamespace())
         || isBlank(meta.getUid())) {

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -280,7 +281,8 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     try {
       bound = binder.bind(target);
     } catch (IOException | IllegalArgumentException e) {
-      return new Malformed(number, "bad " + kind + ": " + detail(e));
+      return new Malformed(number, "bad " + kind + ": "
+          + (e instanceof JsonMappingException mapping ? BindError.describe(mapping) : detail(e)));
     }
     if (bound.getMetadata() == null || bound.getMetadata().getName() == null) {
       return new Malformed(number, kind + " has no metadata.name");

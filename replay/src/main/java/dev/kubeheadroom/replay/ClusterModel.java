@@ -2,6 +2,8 @@ package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
+import dev.kubeheadroom.projection.NodeProjection;
+import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
@@ -89,6 +91,10 @@ final class ClusterModel {
     if (object instanceof Pod pod) {
       applyPod(pod, deleted, prepared);
     } else if (object instanceof Node node) {
+      if (!deleted && !NodeProjection.hasAllocatableCpu(node)) {
+        warnings.accept("line " + event.lineNumber() + ": Node(" + node.getMetadata().getName()
+            + "): no status.allocatable.cpu: booked as 0 allocatable (no pod on it gets slack)");
+      }
       if (deleted) {
         projector.nodeDeleted(node);
       } else if (prepared.ahead()) {
@@ -126,10 +132,8 @@ final class ClusterModel {
   }
 
   private void applyPod(Pod pod, boolean deleted, PreparedItem prepared) {
+    PodProjection.requireIdentity(pod); // a pod without a uid is malformed, not dropped
     String uid = pod.getMetadata().getUid();
-    if (uid == null) {
-      return;
-    }
     if (deleted) {
       podObjects.remove(uid);
       ownedLimits.remove(uid);
