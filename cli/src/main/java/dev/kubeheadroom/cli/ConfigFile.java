@@ -9,19 +9,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /** Reads a HeadroomConfig manifest (YAML or JSON) given with {@code --config}. */
 final class ConfigFile {
   private ConfigFile() {}
 
-  static ClusterConfig read(Path file) {
+  /** @param warn takes one line per field the CRD does not have (named with its line) */
+  static ClusterConfig read(Path file, Consumer<String> warn) {
     if (file == null) {
       return ClusterConfig.DEFAULTS;
     }
     GenericKubernetesResource object;
     try {
       String text = Files.readString(file);
-      ConfigYaml.compose(text); // refuses what binding cannot survive, with its line
+      var root = ConfigYaml.compose(text); // refuses what binding cannot survive, with its line
+      for (String unknown : ConfigFields.unknown(root)) {
+        warn.accept("--config " + file + ": " + unknown);
+      }
       object = Serialization.unmarshal(text, GenericKubernetesResource.class);
     } catch (NoSuchFileException e) {
       throw new UserError("--config " + file + ": no such file");

@@ -70,8 +70,8 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!piped && Files.isDirectory(watchLog)) {
       throw new UserError("--watch-log " + watchLog + ": is a directory");
     }
-    ClusterConfig fallback = ConfigFile.read(config);
     PrintWriter err = spec.commandLine().getErr();
+    ClusterConfig fallback = ConfigFile.read(config, w -> err.println("headroom simulate: " + w));
     Progress shown = Progress.of(err, "simulate", progress);
     // A pipe (-, /dev/stdin, a FIFO) is read once: its length is unknown, so no fraction is shown.
     long lines = (progress || System.console() != null) && Files.isRegularFile(watchLog) ? lines(watchLog) : 0;

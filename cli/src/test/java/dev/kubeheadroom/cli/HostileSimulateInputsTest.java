@@ -104,4 +104,53 @@ class HostileSimulateInputsTest {
     assertThat(piped.exitCode()).as(piped.stderr()).isZero();
     assertThat(piped.stdout()).isEqualTo(file.stdout());
   }
+
+  @Test
+  void aBindingErrorNamesTheFieldPathNotAJavaType() throws Exception {
+    int pod = contract().size() - 1;
+    var cases = java.util.Map.of(
+        "\"containers\":\"x\",\"was\":[", "bad Pod: spec.containers: expected an array, got a string",
+        "\"containers\":[{\"name\":\"bad\",\"resources\":{\"requests\":{\"cpu\":{\"a\":1}}}},",
+        "bad Pod: spec.containers[0].resources.requests.cpu: not a quantity");
+    for (var c : cases.entrySet()) {
+      List<String> lines = new ArrayList<>(contract());
+      lines.set(pod, lines.get(pod).replace("\"containers\":[", c.getKey()));
+      CliRun r = CliRun.run("simulate", "--watch-log", log(lines).toString(), "-o", "json");
+      finishedWithOneMalformed(r, "line " + (pod + 1) + ": " + c.getValue());
+      assertThat(r.stderr()).doesNotContain("java.").doesNotContain("fabric8");
+    }
+  }
+
+  @Test
+  void aPodWithoutAUidIsCountedAsMalformed() throws Exception {
+    List<String> lines = new ArrayList<>(contract());
+    int pod = lines.size() - 1;
+    lines.set(pod, lines.get(pod).replaceFirst("\"uid\":\"[^\"]*\",", ""));
+    CliRun r = CliRun.run("simulate", "--watch-log", log(lines).toString(), "-o", "json");
+    finishedWithOneMalformed(r, "line " + (pod + 1) + ": Pod(");
+  }
+
+  @Test
+  void aNodeWithoutAllocatableIsWarnedAbout() throws Exception {
+    List<String> lines = new ArrayList<>(contract());
+    int node = 1;
+    assertThat(lines.get(node)).contains("\"kind\":\"Node\"");
+    lines.set(node, lines.get(node).replaceFirst("\"allocatable\":\\{[^}]*\\},?", ""));
+    assertThat(lines.get(node)).doesNotContain("allocatable");
+    CliRun r = CliRun.run("simulate", "--watch-log", log(lines).toString(), "-o", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr()).contains("line 2: Node(n1): no status.allocatable.cpu");
+  }
+
+  @Test
+  void aMisspelledConfigFieldIsWarnedAboutWithItsPathAndLine() throws Exception {
+    Path config = tmp.resolve("hcfg.yaml");
+    Files.writeString(config, "apiVersion: kube-headroom.dev/v1alpha1\nkind: HeadroomConfig\n"
+        + "metadata: {name: cluster}\nspec:\n  maxMultiplyer: \"3\"\n  deadband: {grw: 5}\n  quantum: 10m\n");
+    CliRun r = CliRun.run("simulate", "--watch-log", log(contract()).toString(), "--config", config.toString(), "-o", "json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr().lines().toList()).containsExactly(
+        "headroom simulate: --config " + config + ": line 5: spec.maxMultiplyer: unknown field, ignored",
+        "headroom simulate: --config " + config + ": line 6: spec.deadband.grw: unknown field, ignored");
+  }
 }
