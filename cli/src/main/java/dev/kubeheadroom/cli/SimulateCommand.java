@@ -3,6 +3,7 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.replay.ClusterReport;
+import dev.kubeheadroom.replay.Printable;
 import dev.kubeheadroom.replay.ReportWriter;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -81,7 +82,7 @@ public final class SimulateCommand implements Callable<Integer> {
       @Override
       public void warning(String message) {
         if (reported++ < MAX_REPORTED_LINES) {
-          err.println("headroom simulate: " + message);
+          err.println("headroom simulate: " + Printable.escape(message)); // a name may hold a newline
         } else if (reported == MAX_REPORTED_LINES + 1) {
           err.println("headroom simulate: (further malformed lines are only counted)");
         }

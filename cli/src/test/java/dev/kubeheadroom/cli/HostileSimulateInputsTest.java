@@ -153,4 +153,22 @@ class HostileSimulateInputsTest {
         "headroom simulate: --config " + config + ": line 5: spec.maxMultiplyer: unknown field, ignored",
         "headroom simulate: --config " + config + ": line 6: spec.deadband.grw: unknown field, ignored");
   }
+
+  @Test
+  void namesWithControlCharactersAreEscapedInTheTable() throws Exception {
+    List<String> lines = new ArrayList<>(contract());
+    int pod = lines.size() - 1;
+    String name = lines.get(pod).replaceFirst(".*\"metadata\":\\{\"name\":\"([^\"]*)\".*", "$1");
+    lines.set(pod, lines.get(pod).replace("\"name\":\"" + name + "\"",
+        "\"name\":\"" + name + "\\nshop  forged\\t\\u202eevil\""));
+    CliRun r = CliRun.run("simulate", "--watch-log", log(lines).toString(), "-o", "table");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).contains(name + "\\nshop  forged\\t\\u202eevil")
+        .doesNotContain("\u202e").doesNotContain("\t").doesNotContain("\nshop  forged");
+    CliRun json = CliRun.run("simulate", "--watch-log", log(lines).toString(), "-o", "json");
+    // the JSON keeps the name as it is (JSON escapes what it must)
+    List<String> names = new ArrayList<>();
+    JSON.readTree(json.stdout()).get("pods").forEach(p -> names.add(p.get("name").asText()));
+    assertThat(names).contains(name + "\nshop  forged\t\u202eevil");
+  }
 }

@@ -154,7 +154,8 @@ public record Explanation(
 
   /** The explanation for a person. */
   public void print(PrintWriter out) {
-    out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", pod.namespace(), pod.name(), node, at);
+    out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", Printable.escape(pod.namespace()),
+        Printable.escape(pod.name()), Printable.escape(node), at);
     out.printf(Locale.ROOT, "  current limit: %s (request %s)%n",
         limit(pod), cpu(pod.effectiveRequestMilli()));
     if (inFlight != null) {
@@ -164,7 +165,7 @@ public record Explanation(
     out.println();
     out.printf(Locale.ROOT, "Node %s: allocatable %s, booked by %d pods:%n", node, cpu(allocatableMilli), bookers.size());
     for (Booker b : bookers) {
-      out.printf(Locale.ROOT, "  %-40s %8s  %s%n", b.namespace() + "/" + b.name(), cpu(b.requestMilli()),
+      out.printf(Locale.ROOT, "  %-40s %8s  %s%n", Printable.escape(b.namespace() + "/" + b.name()), cpu(b.requestMilli()),
           b.managed() ? "managed" : "not managed (" + b.whyNot() + ")");
     }
     out.printf(Locale.ROOT, "  slack S = allocatable − Σ requests = %s%n", cpu(slackMilli));
