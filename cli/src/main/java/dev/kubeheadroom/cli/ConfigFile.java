@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Reads a HeadroomConfig manifest (YAML or JSON) given with {@code --config}. */
@@ -21,12 +22,10 @@ final class ConfigFile {
       return ClusterConfig.DEFAULTS;
     }
     GenericKubernetesResource object;
+    List<String> unknown;
     try {
       String text = Files.readString(file);
-      var root = ConfigYaml.compose(text); // refuses what binding cannot survive, with its line
-      for (String unknown : ConfigFields.unknown(root)) {
-        warn.accept("--config " + file + ": " + unknown);
-      }
+      unknown = ConfigFields.unknown(ConfigYaml.compose(text)); // compose refuses what binding cannot survive
       object = Serialization.unmarshal(text, GenericKubernetesResource.class);
     } catch (NoSuchFileException e) {
       throw new UserError("--config " + file + ": no such file");
@@ -36,11 +35,16 @@ final class ConfigFile {
     if (object == null || !"HeadroomConfig".equals(object.getKind())) {
       throw new UserError("--config " + file + ": expected kind HeadroomConfig");
     }
+    ClusterConfig config;
     try {
-      return ConfigProjection.project(object);
+      config = ConfigProjection.project(object);
     } catch (ConfigException e) {
-      throw new UserError("--config " + file + ": " + e.getMessage());
+      throw new UserError("--config " + file + ": " + e.getMessage()); // the one line: no warnings before it
     }
+    for (String field : unknown) {
+      warn.accept("--config " + file + ": " + field);
+    }
+    return config;
   }
 
   private static String firstLine(Exception e) {
