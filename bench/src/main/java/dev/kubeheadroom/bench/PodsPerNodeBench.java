@@ -14,8 +14,10 @@ import java.util.stream.Stream;
 /**
  * {@code simulate}'s cost against the number of pods on one node: a log of one node and N pods
  * bound to it (added over a minute, then each modified once), replayed in this JVM for each N.
- * Per N: the main thread's CPU per event (where the topology runs) and the wall time. Linear cost
- * shows as a flat CPU per event; a booking that copied every pod per event showed it growing with N.
+ * Per N: the process's CPU and the main thread's (where the topology runs) per event, the bytes the
+ * main thread allocated per event (steady under a shared machine's load, unlike time), and the
+ * wall time. Linear cost shows as flat figures per event; a booking that copied every pod per
+ * event showed its allocation, and the collectors' CPU with it, growing with N.
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.kubeheadroom.bench.PodsPerNodeBench 1000 10000 20000
@@ -33,16 +35,25 @@ public final class PodsPerNodeBench {
     run(sizes[0]); // warm-up: the JIT, not the figures
     for (int n : sizes) {
       Result r = run(n);
-      System.out.printf("pods per node %,d: %,d events, %.2f s wall, main-thread CPU %.1f µs per event, %.2f s in all%n",
-          n, r.events(), r.wallNanos() / 1e9, r.mainCpuNanos() / 1e3 / r.events(), r.mainCpuNanos() / 1e9);
+      System.out.printf("pods per node %,d: %,d events, %.2f s wall; per event: process CPU %.1f µs, main-thread CPU"
+              + " %.1f µs, main-thread allocation %,.0f bytes; load %.1f%n", n, r.events(), r.wallNanos() / 1e9,
+          r.processCpuNanos() / 1e3 / r.events(), r.mainCpuNanos() / 1e3 / r.events(),
+          (double) r.mainBytes() / r.events(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
   }
 
-  record Result(long events, long wallNanos, long mainCpuNanos) {}
+  record Result(long events, long wallNanos, long processCpuNanos, long mainCpuNanos, long mainBytes) {}
+
+  private static long allocated() {
+    return THREADS instanceof com.sun.management.ThreadMXBean hotspot
+        ? hotspot.getThreadAllocatedBytes(Thread.currentThread().getId()) : -1;
+  }
 
   static Result run(int pods) {
     byte[] log = log(pods);
+    long process = ProcessCpu.nanos();
     long cpu = THREADS.getCurrentThreadCpuTime();
+    long bytes = allocated();
     long start = System.nanoTime();
     ClusterReport report;
     try (Stream<WatchLogItem> items = WatchLogReader.stream(WatchLogReader.forProjection(new ByteArrayInputStream(log)))) {
@@ -50,10 +61,12 @@ public final class PodsPerNodeBench {
     }
     long wall = System.nanoTime() - start;
     long used = THREADS.getCurrentThreadCpuTime() - cpu;
+    long allocatedBytes = allocated() - bytes;
+    long processUsed = ProcessCpu.nanos() - process;
     if (report.pods().size() != pods) {
       throw new IllegalStateException("expected " + pods + " pods, got " + report.pods().size());
     }
-    return new Result(report.summary().events(), wall, used);
+    return new Result(report.summary().events(), wall, processUsed, used, allocatedBytes);
   }
 
   /** A namespace, a node large enough for every pod, {@code pods} pods added, then each modified. */
