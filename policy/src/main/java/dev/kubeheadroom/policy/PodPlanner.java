@@ -20,6 +20,18 @@ public final class PodPlanner {
    */
   public static PodPlan plan(
       Decision decision, PodInput pod, List<ContainerInput> containers, PolicyConfig config) {
+    return plan(decision, pod, containers, config, pod.userCapMilli());
+  }
+
+  /**
+   * As above, knowing which part of the pod's cap the API server enforces.
+   *
+   * @param enforcedCapMilli the pod's cap from its LimitRanges (0 = none): a limit above it is
+   *     refused, where its {@code max-cpu} annotation is Headroom's own; the four-argument form
+   *     takes the whole user cap as enforced
+   */
+  public static PodPlan plan(Decision decision, PodInput pod, List<ContainerInput> containers, PolicyConfig config,
+      long enforcedCapMilli) {
     long target = decision.targetLimitMilli();
     Decision effective = decision;
     if (wouldBecomeGuaranteed(target, containers)) {
@@ -34,6 +46,12 @@ public final class PodPlanner {
         // The cap may be a LimitRange the API server enforces: raise only as far as it allows,
         // unless it allows nothing above the request; then the QoS class wins (see Reason).
         capBelowFloor = pod.userCapMilli() <= target;
+        if (capBelowFloor && (pod.currentLimitMilli() <= pod.userCapMilli()
+            || enforcedCapMilli > 0 && raised > enforcedCapMilli)) {
+          // The limit already keeps the cap, or the raise would pass a LimitRange the API server
+          // enforces: no limit keeps both the cap and the QoS class, so it stays.
+          return new PodPlan(pod.currentLimitMilli(), false, Reason.QOS_GUARD, List.of());
+        }
         raised = capBelowFloor ? raised : pod.userCapMilli();
       }
       if (raised <= target) { // the request is at the top of the range: no limit above it exists

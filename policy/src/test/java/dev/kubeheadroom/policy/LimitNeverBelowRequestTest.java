@@ -15,11 +15,15 @@ class LimitNeverBelowRequestTest {
 
   /** Plans the pod alone on a full node (slack 0: the policy's target is the request). */
   private static PodPlan planOnFullNode(ContainerInput container, long userCap) {
+    return planOnFullNode(container, userCap, userCap);
+  }
+
+  private static PodPlan planOnFullNode(ContainerInput container, long userCap, long enforcedCap) {
     PodInput pod = new PodInput("pod", container.requestMilli(), container.currentLimitMilli(), true, userCap);
     PodInput other = new PodInput("other", 10_000, 0, false, 0);
     NodeResult result = SlackPolicy.computeNode(8_000, List.of(other, pod), CONFIG);
     Decision decision = result.decisions().stream().filter(d -> d.key().equals("pod")).findFirst().orElseThrow();
-    return PodPlanner.plan(decision, pod, List.of(container), CONFIG);
+    return PodPlanner.plan(decision, pod, List.of(container), CONFIG, enforcedCap);
   }
 
   @Test
@@ -45,14 +49,22 @@ class LimitNeverBelowRequestTest {
   void aCapAtOrBelowTheRequestOfAMemoryGuaranteedPodGivesRequestPlusOneQuantum() {
     // given 8 cores of limit, a 500m request and max-cpu 500m (or below), memory Guaranteed
     for (long cap : new long[] {500, 300}) {
-      PodPlan plan = planOnFullNode(new ContainerInput("app", 500, 8_000, true), cap);
+      PodPlan plan = planOnFullNode(new ContainerInput("app", 500, 8_000, true), cap, 0);
       // then the limit is the lowest that keeps the pod Burstable, and the reason says the cap lost
       assertThat(plan).as("cap %dm", cap).isEqualTo(new PodPlan(510, true, Reason.CAP_BELOW_QOS_FLOOR,
           List.of(new ContainerTarget("app", 8_000, 510))));
     }
     // and once there, nothing moves
-    PodPlan settled = planOnFullNode(new ContainerInput("app", 500, 510, true), 500);
+    PodPlan settled = planOnFullNode(new ContainerInput("app", 500, 510, true), 500, 0);
     assertThat(settled.apply()).isFalse();
     assertThat(settled.reason()).isEqualTo(Reason.UNCHANGED);
+  }
+
+  @Test
+  void aLimitRangeAtTheRequestIsNeverPassedToKeepTheQosClass() {
+    // given the same pod, its cap a LimitRange's (the API server refuses a limit above it)
+    PodPlan plan = planOnFullNode(new ContainerInput("app", 500, 8_000, true), 500, 500);
+    // then no resize the API server would refuse: the guard leaves the limit
+    assertThat(plan).isEqualTo(new PodPlan(8_000, false, Reason.QOS_GUARD, List.of()));
   }
 }

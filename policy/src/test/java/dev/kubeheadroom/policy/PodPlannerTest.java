@@ -174,12 +174,10 @@ class PodPlannerTest {
       // when
       PodPlan plan = PodPlanner.plan(decision, capped, containers, DEFAULTS);
       PodPlan stuck = PodPlanner.plan(decision, atRequest, containers, DEFAULTS);
-      // then the raise stops at the cap; with no room above the request the QoS class wins at
-      // its floor, request + one quantum, and says so (never the old limit left above the cap)
+      // then the raise stops at the cap; with no room above the request the pod is left alone
       assertThat(plan.targetLimitMilli()).isEqualTo(1_005);
       assertThat(plan.containers()).containsExactly(new ContainerTarget("app", 1_500, 1_005));
-      assertThat(stuck).isEqualTo(new PodPlan(1_010, true, Reason.CAP_BELOW_QOS_FLOOR,
-          List.of(new ContainerTarget("app", 1_500, 1_010))));
+      assertThat(stuck).isEqualTo(new PodPlan(1_500, false, Reason.QOS_GUARD, List.of()));
     }
 
     @Test

@@ -117,7 +117,8 @@ public record Explanation(
     }
     if (decision != null) {
       // The planner's own verdicts (the QoS guard, a limit below its request) are what applies.
-      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policy);
+      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policy,
+          NodeDecider.enforcedCap(view.entry().pod(), view.input()));
       if (plan.reason() != decision.reason()) {
         decision = new Decision(decision.key(), plan.targetLimitMilli(), plan.apply(), plan.reason());
       }
