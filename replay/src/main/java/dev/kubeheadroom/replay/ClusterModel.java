@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * The simulated API server of {@code simulate}: the objects a watch log describes, turned into
  * the records ingest would publish by the same {@link ClusterProjector} ingest runs, plus the CPU
  * limits a simulated actuator applied. Headroom owns the limits it set: a later watch line
- * changes a container's request, never that limit.
+ * changes a container's request, never that limit, unless it raises the request over it.
  */
 final class ClusterModel {
   private final Consumer<String> warnings;
@@ -141,8 +141,19 @@ final class ClusterModel {
       return;
     }
     // Throws before any state changes: a pod that cannot be read leaves all as it was.
+    PodSnapshot plain = prepared.ahead() ? prepared.plainPodOrThrow() : null;
+    Map<String, Long> owned = ownedLimits.get(uid);
+    if (owned != null) {
+      PodSnapshot lineSays = plain != null ? plain : PodProjection.project(pod, false).orElse(null);
+      if (lineSays != null) {
+        dropBelowRequest(owned, lineSays);
+      }
+      if (owned.isEmpty()) {
+        ownedLimits.remove(uid);
+      }
+    }
     if (prepared.ahead()) {
-      projector.pod(pod, prepared.plainPodOrThrow());
+      projector.pod(pod, plain);
     } else {
       projector.pod(pod);
     }
@@ -162,6 +173,20 @@ final class ClusterModel {
       }
     }
     return in;
+  }
+
+  /**
+   * A line that raises a container's request over the limit Headroom set gives that container back
+   * the line's own limit: no API server holds a limit below its request, so the line's resize
+   * (request and limit together) must have replaced Headroom's.
+   */
+  private static void dropBelowRequest(Map<String, Long> owned, PodSnapshot line) {
+    for (ContainerSnapshot c : line.containers()) {
+      Long limit = owned.get(c.name());
+      if (limit != null && limit < c.cpuRequestMilli()) {
+        owned.remove(c.name());
+      }
+    }
   }
 
   /** The simulated actuator: applies one pod's change at once, as a resize would. */
