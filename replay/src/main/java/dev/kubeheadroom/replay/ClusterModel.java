@@ -195,6 +195,14 @@ final class ClusterModel {
     if (pod == null || pod.terminal()) {
       return; // gone meanwhile
     }
+    for (ContainerChange t : change.containers()) {
+      ContainerSnapshot now = container(pod, t.name());
+      if (now != null && t.toMilli() > 0 && t.toMilli() < now.cpuRequestMilli()) {
+        // The API server refuses a limit below its request (a decision made before the request
+        // was raised, or on a node the pod has left): the resize does not happen.
+        return;
+      }
+    }
     Map<String, Long> owned = ownedLimits.computeIfAbsent(change.uid(), k -> new HashMap<>());
     for (ContainerChange t : change.containers()) {
       Long before = owned.put(t.name(), t.toMilli());
@@ -204,6 +212,15 @@ final class ClusterModel {
       }
     }
     projector.resized(change.uid(), owned);
+  }
+
+  private static ContainerSnapshot container(PodSnapshot pod, String name) {
+    for (ContainerSnapshot c : pod.containers()) {
+      if (c.name().equals(name)) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private static long currentLimit(PodSnapshot pod, String container) {
