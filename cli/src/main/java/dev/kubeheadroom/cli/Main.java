@@ -47,6 +47,9 @@ public final class Main implements Runnable {
             if (type == PolicyCommand.class) {
               return type.cast(new PolicyCommand(stdin));
             }
+            if (type == SimulateCommand.class) {
+              return type.cast(new SimulateCommand(stdin));
+            }
             return defaults.create(type);
           }
         };

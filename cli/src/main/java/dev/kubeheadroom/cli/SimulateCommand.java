@@ -3,10 +3,12 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.replay.ClusterReport;
+import dev.kubeheadroom.replay.Printable;
 import dev.kubeheadroom.replay.ReportWriter;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -29,12 +31,24 @@ import picocli.CommandLine.Spec;
 public final class SimulateCommand implements Callable<Integer> {
   /** Malformed lines reported one by one before the rest are only counted. */
   static final int MAX_REPORTED_LINES = 50;
+  /** The {@code --watch-log} that reads standard input ({@code kubectl get pods -w -o json | ...}). */
+  static final String STDIN = "-";
 
   @Spec CommandSpec spec;
 
   @Option(names = "--watch-log", required = true, paramLabel = "FILE",
-      description = "Watch log: one {\"type\",\"at\",\"object\"} JSON object per line.")
+      description = "Watch log: one {\"type\",\"at\",\"object\"} JSON object per line; - reads standard input.")
   Path watchLog;
+
+  private final InputStream stdin;
+
+  public SimulateCommand() {
+    this(System.in);
+  }
+
+  SimulateCommand(InputStream stdin) {
+    this.stdin = stdin;
+  }
 
   @Option(names = "--config", paramLabel = "FILE",
       description = "HeadroomConfig manifest used when the log carries none (default: built-in defaults).")
@@ -50,20 +64,25 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Files.isRegularFile(watchLog)) {
+    boolean piped = STDIN.equals(watchLog.toString());
+    if (!piped && !Files.exists(watchLog)) {
       throw new UserError("--watch-log " + watchLog + ": no such file");
     }
-    ClusterConfig fallback = ConfigFile.read(config);
+    if (!piped && Files.isDirectory(watchLog)) {
+      throw new UserError("--watch-log " + watchLog + ": is a directory");
+    }
     PrintWriter err = spec.commandLine().getErr();
+    ClusterConfig fallback = ConfigFile.read(config, w -> err.println("headroom simulate: " + w));
     Progress shown = Progress.of(err, "simulate", progress);
-    long lines = progress || System.console() != null ? lines(watchLog) : 0;
+    // A pipe (-, /dev/stdin, a FIFO) is read once: its length is unknown, so no fraction is shown.
+    long lines = (progress || System.console() != null) && Files.isRegularFile(watchLog) ? lines(watchLog) : 0;
     Simulation.Observer observer = new Simulation.Observer() {
       private int reported;
 
       @Override
       public void warning(String message) {
         if (reported++ < MAX_REPORTED_LINES) {
-          err.println("headroom simulate: " + message);
+          err.println("headroom simulate: " + Printable.escape(message)); // a name may hold a newline
         } else if (reported == MAX_REPORTED_LINES + 1) {
           err.println("headroom simulate: (further malformed lines are only counted)");
         }
@@ -76,7 +95,8 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     };
     ClusterReport report;
-    try (Stream<WatchLogItem> items = WatchLogReader.readForProjection(watchLog)) {
+    try (Stream<WatchLogItem> items = WatchLogReader.stream(WatchLogReader.forProjection(
+        piped ? stdin : Files.newInputStream(watchLog)))) {
       report = new Simulation(fallback, observer).run(items.iterator());
     } catch (IOException e) {
       throw new UserError("--watch-log " + watchLog + ": " + e.getMessage());

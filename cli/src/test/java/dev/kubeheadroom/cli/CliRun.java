@@ -9,7 +9,11 @@ import picocli.CommandLine;
 /** Runs the launcher in-process with captured streams, as a user would from a shell. */
 record CliRun(int exitCode, String stdout, String stderr) {
   static CliRun withStdin(String stdin, String... args) {
-    CommandLine cli = Main.commandLine(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+    return withStdin(stdin.getBytes(StandardCharsets.UTF_8), args);
+  }
+
+  static CliRun withStdin(byte[] stdin, String... args) {
+    CommandLine cli = Main.commandLine(new ByteArrayInputStream(stdin));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cli.setOut(new PrintWriter(out));

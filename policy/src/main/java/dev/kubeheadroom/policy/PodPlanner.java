@@ -20,6 +20,18 @@ public final class PodPlanner {
    */
   public static PodPlan plan(
       Decision decision, PodInput pod, List<ContainerInput> containers, PolicyConfig config) {
+    return plan(decision, pod, containers, config, pod.userCapMilli());
+  }
+
+  /**
+   * As above, knowing which part of the pod's cap the API server enforces.
+   *
+   * @param enforcedCapMilli the pod's cap from its LimitRanges (0 = none): a limit above it is
+   *     refused, where its {@code max-cpu} annotation is Headroom's own; the four-argument form
+   *     takes the whole user cap as enforced
+   */
+  public static PodPlan plan(Decision decision, PodInput pod, List<ContainerInput> containers, PolicyConfig config,
+      long enforcedCapMilli) {
     long target = decision.targetLimitMilli();
     Decision effective = decision;
     if (wouldBecomeGuaranteed(target, containers)) {
@@ -29,14 +41,29 @@ public final class PodPlanner {
       }
       long step = config.quantumMilli() > 0 ? config.quantumMilli() : 1;
       long raised = Saturating.add(target, step);
+      boolean capBelowFloor = false;
       if (pod.userCapMilli() > 0 && raised > pod.userCapMilli()) {
-        // The cap may be a LimitRange the API server enforces: raise only as far as it allows.
-        raised = pod.userCapMilli();
+        // The cap may be a LimitRange the API server enforces: raise only as far as it allows,
+        // unless it allows nothing above the request; then the QoS class wins (see Reason).
+        capBelowFloor = pod.userCapMilli() <= target;
+        if (capBelowFloor && (pod.currentLimitMilli() <= pod.userCapMilli()
+            || enforcedCapMilli > 0 && raised > enforcedCapMilli)) {
+          // The limit already keeps the cap, or the raise would pass a LimitRange the API server
+          // enforces: no limit keeps both the cap and the QoS class, so it stays.
+          return new PodPlan(pod.currentLimitMilli(), false, Reason.QOS_GUARD, List.of());
+        }
+        raised = capBelowFloor ? raised : pod.userCapMilli();
       }
-      if (raised <= target) {
+      if (raised <= target) { // the request is at the top of the range: no limit above it exists
         return new PodPlan(pod.currentLimitMilli(), false, Reason.QOS_GUARD, List.of());
       }
       effective = SlackPolicy.deadband(pod, raised, config);
+      if (capBelowFloor && effective.reason() != Reason.UNCHANGED) {
+        effective = new Decision(pod.key(), raised, true, Reason.CAP_BELOW_QOS_FLOOR);
+      }
+    }
+    if (!effective.apply() && belowRequest(containers)) {
+      effective = new Decision(pod.key(), effective.targetLimitMilli(), true, Reason.BELOW_REQUEST);
     }
     if (!effective.apply()) {
       return new PodPlan(effective.targetLimitMilli(), false, effective.reason(), List.of());
@@ -55,6 +82,16 @@ public final class PodPlanner {
       }
     }
     return new PodPlan(effective.targetLimitMilli(), changed > 0, effective.reason(), List.of(changes));
+  }
+
+  /** Whether a container holds a limit below its request (a request raised since the limit was set). */
+  private static boolean belowRequest(List<ContainerInput> containers) {
+    for (ContainerInput c : containers) {
+      if (c.currentLimitMilli() > 0 && c.currentLimitMilli() < c.requestMilli()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the split moves the container's limit (a container without a request keeps its own). */

@@ -47,7 +47,7 @@ public final class SlackPolicy {
     for (int i = 0; i < pods.size(); i++) {
       if (pods.managed(i)) {
         long target = target(pods.requestMilli(i), pods.userCapMilli(i), stats, config, null);
-        pods.decide(i, target, deadband(pods.currentLimitMilli(i), target, config));
+        pods.decide(i, target, deadband(pods.requestMilli(i), pods.currentLimitMilli(i), target, config));
       }
     }
     return stats;
@@ -195,17 +195,23 @@ public final class SlackPolicy {
   }
 
   static Decision deadband(PodInput pod, long target, PolicyConfig config) {
-    Reason reason = deadband(pod.currentLimitMilli(), target, config);
+    Reason reason = deadband(pod.requestMilli(), pod.currentLimitMilli(), target, config);
     return new Decision(pod.key(), target, applies(reason), reason);
   }
 
-  /** The deadband's verdict on moving a limit from {@code current} to {@code target} (docs/design/policy.md). */
-  static Reason deadband(long current, long target, PolicyConfig config) {
+  /**
+   * The deadband's verdict on moving a limit from {@code current} to {@code target}
+   * (docs/design/policy.md); a limit below its {@code request} moves whatever the band says.
+   */
+  static Reason deadband(long request, long current, long target, PolicyConfig config) {
     if (target == current) {
       return Reason.UNCHANGED;
     }
     if (current <= 0) {
       return Reason.SET;
+    }
+    if (current < request) {
+      return Reason.BELOW_REQUEST;
     }
     boolean grow = target > current;
     double band = grow ? config.deadbandGrow() : config.deadbandShrink();
@@ -215,7 +221,7 @@ public final class SlackPolicy {
 
   /** Whether the deadband's verdict applies the target: set, grow or shrink. */
   static boolean applies(Reason reason) {
-    return reason == Reason.SET || reason == Reason.GROW || reason == Reason.SHRINK;
+    return reason == Reason.SET || reason == Reason.GROW || reason == Reason.SHRINK || reason == Reason.BELOW_REQUEST;
   }
 
   /**

@@ -61,6 +61,12 @@ public final class NodeProjection {
     return new NodeSnapshot(name, allocatableMilli, os, staticResourceManager(labels), labels);
   }
 
+  /** Whether the node states its allocatable CPU (one just registering may not yet: it is then 0). */
+  public static boolean hasAllocatableCpu(Node node) {
+    NodeStatus status = node.getStatus();
+    return status != null && status.getAllocatable() != null && status.getAllocatable().get("cpu") != null;
+  }
+
   /** The removal record of a deleted node. */
   public static NodeRemoved removed(Node node) {
     return new NodeRemoved(name(node));

@@ -66,7 +66,7 @@ public final class PodProjection {
    * @param vpaControlsLimits whether a VerticalPodAutoscaler that controls limits targets this pod;
    *     only the caller can resolve VPAs (see {@link VpaProjection})
    * @throws ProjectionException when the pod is invalid (no name, namespace or uid; a CPU quantity
-   *     that does not parse)
+   *     that does not parse; a null element in one of its lists)
    */
   public static Optional<PodSnapshot> project(Pod pod, boolean vpaControlsLimits) {
     String node = nodeName(pod);
@@ -75,6 +75,7 @@ public final class PodProjection {
     }
     ObjectMeta meta = pod.getMetadata();
     requireIdentity(pod);
+    NullElements.refuse(pod);
     PodSpec spec = pod.getSpec();
     PodStatus status = pod.getStatus();
     try {
@@ -351,7 +352,8 @@ public final class PodProjection {
     return node == null || node.isEmpty() ? null : node;
   }
 
-  private static void requireIdentity(Pod pod) {
+  /** @throws ProjectionException when the pod has no name, namespace or uid */
+  public static void requireIdentity(Pod pod) {
     ObjectMeta meta = pod.getMetadata();
     if (meta == null || isBlank(meta.getName()) || isBlank(meta.getNamespace())
         || isBlank(meta.getUid())) {

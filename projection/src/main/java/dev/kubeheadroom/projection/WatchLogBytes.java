@@ -4,7 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -17,7 +19,8 @@ import java.util.Arrays;
  *
  * <p>Lines split as {@code BufferedReader.readLine} splits them: at LF, CR or CR LF, the last one
  * with or without a line break; blank lines ({@code String.isBlank}) are counted and skipped. A
- * byte sequence that is not UTF-8 fails the read as the text decoder does. Not thread-safe.
+ * line that is not UTF-8 (a Latin-1 byte, a binary file passed by mistake) is a {@link Malformed}
+ * line naming its first bad byte; reading goes on. Not thread-safe.
  */
 final class WatchLogBytes implements Closeable {
   static final int DEFAULT_BLOCK = 1 << 18;
@@ -35,6 +38,8 @@ final class WatchLogBytes implements Closeable {
   private boolean eof;
   private long lineNumber;
   private long boundFromBytes;
+  /** Set by {@link #text} when a line is not UTF-8. */
+  private int badByte;
 
   WatchLogBytes(InputStream in, int block) {
     if (block < 1) {
@@ -87,9 +92,12 @@ final class WatchLogBytes implements Closeable {
         boundFromBytes++;
         return line.item(reader, ++lineNumber);
       }
-      String text = text(start, end); // not UTF-8: fails here, before the line is counted
+      String text = text(start, end);
       pos = Math.min(next, limit);
       long number = ++lineNumber;
+      if (text == null) {
+        return new Malformed(number, "not UTF-8: byte " + (badByte + 1) + " of the line");
+      }
       if (!text.isBlank()) {
         return reader.parseForProjection(number, text);
       }
@@ -106,11 +114,23 @@ final class WatchLogBytes implements Closeable {
     return i;
   }
 
-  /** The line {@code [from, to)} as text: ASCII as is, anything else through a strict UTF-8 decoder. */
-  private String text(int from, int to) throws CharacterCodingException {
+  /**
+   * The line {@code [from, to)} as text: ASCII as is, anything else through a strict UTF-8 decoder;
+   * null when it is not UTF-8, with {@link #badByte} the index in the line of its first bad byte.
+   */
+  private String text(int from, int to) {
     for (int i = from; i < to; i++) {
       if (buf[i] < 0) {
-        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(buf, from, to - from)).toString();
+        ByteBuffer bytes = ByteBuffer.wrap(buf, from, to - from);
+        CharBuffer chars = CharBuffer.allocate(to - from);
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
+        CoderResult result = decoder.decode(bytes, chars, true);
+        if (result.isError()) {
+          badByte = bytes.position() - from;
+          return null;
+        }
+        decoder.flush(chars);
+        return chars.flip().toString();
       }
     }
     return new String(buf, from, to - from, StandardCharsets.ISO_8859_1);

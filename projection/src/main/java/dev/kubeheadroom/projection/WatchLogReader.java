@@ -1,6 +1,7 @@
 package dev.kubeheadroom.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -211,6 +212,9 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   /** As above, with the line's {@code at} already read as an instant (its text would have parsed to it). */
   WatchLogItem item(long number, Instant at, String type, String kind, String apiVersion, HasMetadata object) {
+    if (at.equals(WatchTime.GO_ZERO) || WatchTime.outOfRange(at) != null) {
+      return item(number, at.toString(), type, true, kind, apiVersion, target -> object); // its rules
+    }
     lastAt = at;
     return item(number, null, type, true, kind, apiVersion, target -> object);
   }
@@ -221,7 +225,8 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   /**
    * The item a line of these parts makes: null is absent, or (type, kind, apiVersion) not a
-   * string; {@code at} is a string when present (the callers refuse any other).
+   * string; {@code at} is a string when present (the callers refuse any other). Go's zero time is
+   * absent; a time outside 1970-9999 makes the line malformed (no Kafka timestamp holds it).
    */
   private WatchLogItem item(long number, String atText, String typeText, boolean hasObject, String kindText,
       String apiVersionText, Binder binder) {
@@ -230,11 +235,17 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       if (atText.equals(lastAtText)) {
         at = lastAtParsed; // consecutive lines mostly share their time: parse it once
       } else {
+        Instant parsed;
         try {
-          at = WatchTime.parse(atText);
+          parsed = WatchTime.parse(atText);
         } catch (DateTimeParseException e) {
           return new Malformed(number, "bad time \"" + oneLine(atText) + "\": not RFC 3339");
         }
+        String outOfRange = WatchTime.outOfRange(parsed);
+        if (outOfRange != null && !parsed.equals(WatchTime.GO_ZERO)) {
+          return new Malformed(number, "bad time \"" + oneLine(atText) + "\": " + outOfRange);
+        }
+        at = parsed.equals(WatchTime.GO_ZERO) ? lastAt : parsed; // Go's "unset": the last line's time
         lastAtText = atText;
         lastAtParsed = at;
       }
@@ -270,7 +281,8 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     try {
       bound = binder.bind(target);
     } catch (IOException | IllegalArgumentException e) {
-      return new Malformed(number, "bad " + kind + ": " + detail(e));
+      return new Malformed(number, "bad " + kind + ": "
+          + (e instanceof JsonMappingException mapping ? BindError.describe(mapping) : detail(e)));
     }
     if (bound.getMetadata() == null || bound.getMetadata().getName() == null) {
       return new Malformed(number, kind + " has no metadata.name");

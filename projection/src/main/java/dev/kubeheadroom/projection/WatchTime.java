@@ -14,7 +14,23 @@ import java.time.format.DateTimeParseException;
  * differs from the last line's).
  */
 final class WatchTime {
+  /** Go's zero time, what many tools write for "unset": a line with it takes the last line's time. */
+  static final Instant GO_ZERO = Instant.parse("0001-01-01T00:00:00Z");
+  /** The last instant a line may carry: the end of the last four-digit year (epoch millis fit a long). */
+  static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
   private WatchTime() {}
+
+  /**
+   * Why a line may not carry {@code at}, or null when it may: a Kafka record's timestamp is epoch
+   * milliseconds, never negative, so the replay and the live topics hold only the years 1970-9999.
+   */
+  static String outOfRange(Instant at) {
+    if (at.isBefore(Instant.EPOCH)) {
+      return "before 1970-01-01T00:00:00Z";
+    }
+    return at.isAfter(LATEST) ? "after 9999-12-31T23:59:59Z" : null;
+  }
 
   /** @throws DateTimeParseException as {@code OffsetDateTime.parse} does */
   static Instant parse(String text) {

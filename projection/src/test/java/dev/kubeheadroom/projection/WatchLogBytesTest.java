@@ -1,7 +1,6 @@
 package dev.kubeheadroom.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -169,18 +168,22 @@ class WatchLogBytesTest {
   }
 
   @Test
-  void bytesThatAreNotUtf8FailTheReadAsTheTextDecoderDoes() {
+  void aLineThatIsNotUtf8IsMalformedNamingItsFirstBadByteAndReadingGoesOn() {
     for (byte[] bad : List.of(new byte[] {(byte) 0xff}, new byte[] {(byte) 0xc3}, new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
-        new byte[] {(byte) 0xc0, (byte) 0xaf})) {
+        new byte[] {(byte) 0xc0, (byte) 0xaf}, new byte[] {(byte) 0xe9})) {
       ByteArrayOutputStream log = new ByteArrayOutputStream();
       log.writeBytes((line("ADDED", NODE) + "\n").getBytes(StandardCharsets.UTF_8));
-      log.writeBytes(pod("\"image\":\"pause:3.10\"", "\"image\":\"").getBytes(StandardCharsets.UTF_8));
+      byte[] head = pod("\"image\":\"pause:3.10\"", "\"image\":\"").getBytes(StandardCharsets.UTF_8);
+      log.writeBytes(head);
       log.writeBytes(bad);
       log.writeBytes("\"}}\n".getBytes(StandardCharsets.UTF_8));
+      log.writeBytes((line("MODIFIED", NODE) + "\n").getBytes(StandardCharsets.UTF_8));
       for (int block : BLOCKS) {
-        assertThatThrownBy(() -> readText(log.toByteArray())).isInstanceOf(UncheckedIOException.class);
-        assertThatThrownBy(() -> readBytes(log.toByteArray(), block)).isInstanceOf(UncheckedIOException.class)
-            .hasMessage("watch log, after line 1");
+        List<WatchLogItem> items = readBytes(log.toByteArray(), block);
+        assertThat(items).as("block %d", block).hasSize(3);
+        assertThat(items.get(0)).isInstanceOf(WatchEvent.class);
+        assertThat(items.get(1)).isEqualTo(new Malformed(2, "not UTF-8: byte " + (head.length + 1) + " of the line"));
+        assertThat(((WatchEvent) items.get(2)).type()).isEqualTo(WatchEvent.Type.MODIFIED);
       }
     }
   }

@@ -2,6 +2,8 @@ package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
+import dev.kubeheadroom.projection.NodeProjection;
+import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
@@ -27,7 +29,7 @@ import java.util.function.Consumer;
  * The simulated API server of {@code simulate}: the objects a watch log describes, turned into
  * the records ingest would publish by the same {@link ClusterProjector} ingest runs, plus the CPU
  * limits a simulated actuator applied. Headroom owns the limits it set: a later watch line
- * changes a container's request, never that limit.
+ * changes a container's request, never that limit, unless it raises the request over it.
  */
 final class ClusterModel {
   private final Consumer<String> warnings;
@@ -89,6 +91,10 @@ final class ClusterModel {
     if (object instanceof Pod pod) {
       applyPod(pod, deleted, prepared);
     } else if (object instanceof Node node) {
+      if (!deleted && !NodeProjection.hasAllocatableCpu(node)) {
+        warnings.accept("line " + event.lineNumber() + ": Node(" + node.getMetadata().getName()
+            + "): no status.allocatable.cpu: booked as 0 allocatable (no pod on it gets slack)");
+      }
       if (deleted) {
         projector.nodeDeleted(node);
       } else if (prepared.ahead()) {
@@ -126,10 +132,8 @@ final class ClusterModel {
   }
 
   private void applyPod(Pod pod, boolean deleted, PreparedItem prepared) {
+    PodProjection.requireIdentity(pod); // a pod without a uid is malformed, not dropped
     String uid = pod.getMetadata().getUid();
-    if (uid == null) {
-      return;
-    }
     if (deleted) {
       podObjects.remove(uid);
       ownedLimits.remove(uid);
@@ -137,8 +141,19 @@ final class ClusterModel {
       return;
     }
     // Throws before any state changes: a pod that cannot be read leaves all as it was.
+    PodSnapshot plain = prepared.ahead() ? prepared.plainPodOrThrow() : null;
+    Map<String, Long> owned = ownedLimits.get(uid);
+    if (owned != null) {
+      PodSnapshot lineSays = plain != null ? plain : PodProjection.project(pod, false).orElse(null);
+      if (lineSays != null) {
+        dropBelowRequest(owned, lineSays);
+      }
+      if (owned.isEmpty()) {
+        ownedLimits.remove(uid);
+      }
+    }
     if (prepared.ahead()) {
-      projector.pod(pod, prepared.plainPodOrThrow());
+      projector.pod(pod, plain);
     } else {
       projector.pod(pod);
     }
@@ -160,11 +175,33 @@ final class ClusterModel {
     return in;
   }
 
+  /**
+   * A line that raises a container's request over the limit Headroom set gives that container back
+   * the line's own limit: no API server holds a limit below its request, so the line's resize
+   * (request and limit together) must have replaced Headroom's.
+   */
+  private static void dropBelowRequest(Map<String, Long> owned, PodSnapshot line) {
+    for (ContainerSnapshot c : line.containers()) {
+      Long limit = owned.get(c.name());
+      if (limit != null && limit < c.cpuRequestMilli()) {
+        owned.remove(c.name());
+      }
+    }
+  }
+
   /** The simulated actuator: applies one pod's change at once, as a resize would. */
   void resize(PodChange change) {
     PodSnapshot pod = projector.publishedPod(change.uid());
     if (pod == null || pod.terminal()) {
       return; // gone meanwhile
+    }
+    for (ContainerChange t : change.containers()) {
+      ContainerSnapshot now = container(pod, t.name());
+      if (now != null && t.toMilli() > 0 && t.toMilli() < now.cpuRequestMilli()) {
+        // The API server refuses a limit below its request (a decision made before the request
+        // was raised, or on a node the pod has left): the resize does not happen.
+        return;
+      }
     }
     Map<String, Long> owned = ownedLimits.computeIfAbsent(change.uid(), k -> new HashMap<>());
     for (ContainerChange t : change.containers()) {
@@ -175,6 +212,15 @@ final class ClusterModel {
       }
     }
     projector.resized(change.uid(), owned);
+  }
+
+  private static ContainerSnapshot container(PodSnapshot pod, String name) {
+    for (ContainerSnapshot c : pod.containers()) {
+      if (c.name().equals(name)) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private static long currentLimit(PodSnapshot pod, String container) {

@@ -3,6 +3,7 @@ package dev.kubeheadroom.replay;
 import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
+import dev.kubeheadroom.policy.Reason;
 import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.Tenant;
@@ -13,6 +14,7 @@ import dev.kubeheadroom.schemas.PodChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -22,6 +24,10 @@ import java.util.stream.Collectors;
  * The decisions topic is an audit log precisely because this must always find nothing.
  */
 public final class DecisionVerifier {
+  /** Reasons the planner (PodPlanner) gives a change the policy alone would not apply. */
+  private static final Set<String> PLANNER_REASONS = Set.of(Reason.QOS_GUARD.wireName(),
+      Reason.BELOW_REQUEST.wireName(), Reason.CAP_BELOW_QOS_FLOOR.wireName());
+
   private DecisionVerifier() {}
 
   /** Differences, one line each; empty when the decision re-derives exactly. */
@@ -54,7 +60,7 @@ public final class DecisionVerifier {
       Decision re = byUid.get(c.uid());
       if (re == null) {
         problems.add(c.namespace() + "/" + c.name() + ": not a managed input of the decision");
-      } else if (!re.apply() && !"qos-guard".equals(c.reason())) {
+      } else if (!re.apply() && !PLANNER_REASONS.contains(c.reason())) {
         problems.add(c.namespace() + "/" + c.name() + ": recorded a change, re-derived " + re.reason().wireName());
       } else if (re.targetLimitMilli() != c.targetMilli()
           // the QoS guard: up to one quantum more (less when the pod's cap stops the raise)

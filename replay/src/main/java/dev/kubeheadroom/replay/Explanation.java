@@ -4,6 +4,8 @@ import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.HierarchicalPolicy;
 import dev.kubeheadroom.policy.NodeResult;
 import dev.kubeheadroom.policy.PodInput;
+import dev.kubeheadroom.policy.PodPlan;
+import dev.kubeheadroom.policy.PodPlanner;
 import dev.kubeheadroom.policy.PolicyConfig;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.TargetTrace;
@@ -113,6 +115,14 @@ public record Explanation(
     if (decision != null && ceiling != null) {
       decision = UniformCeiling.apply(view.input(), decision, ceiling.toPolicy(), policy);
     }
+    if (decision != null) {
+      // The planner's own verdicts (the QoS guard, a limit below its request) are what applies.
+      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policy,
+          NodeDecider.enforcedCap(view.entry().pod(), view.input()));
+      if (plan.reason() != decision.reason()) {
+        decision = new Decision(decision.key(), plan.targetLimitMilli(), plan.apply(), plan.reason());
+      }
+    }
     var s = result.stats();
     var p = view.entry().pending();
     Pending inFlight = p == null ? null : new Pending(p.targetMilli(), p.at(), p.dryRun());
@@ -145,7 +155,8 @@ public record Explanation(
 
   /** The explanation for a person. */
   public void print(PrintWriter out) {
-    out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", pod.namespace(), pod.name(), node, at);
+    out.printf(Locale.ROOT, "Pod %s/%s on node %s, as of %s%n", Printable.escape(pod.namespace()),
+        Printable.escape(pod.name()), Printable.escape(node), at);
     out.printf(Locale.ROOT, "  current limit: %s (request %s)%n",
         limit(pod), cpu(pod.effectiveRequestMilli()));
     if (inFlight != null) {
@@ -155,7 +166,7 @@ public record Explanation(
     out.println();
     out.printf(Locale.ROOT, "Node %s: allocatable %s, booked by %d pods:%n", node, cpu(allocatableMilli), bookers.size());
     for (Booker b : bookers) {
-      out.printf(Locale.ROOT, "  %-40s %8s  %s%n", b.namespace() + "/" + b.name(), cpu(b.requestMilli()),
+      out.printf(Locale.ROOT, "  %-40s %8s  %s%n", Printable.escape(b.namespace() + "/" + b.name()), cpu(b.requestMilli()),
           b.managed() ? "managed" : "not managed (" + b.whyNot() + ")");
     }
     out.printf(Locale.ROOT, "  slack S = allocatable − Σ requests = %s%n", cpu(slackMilli));
@@ -234,6 +245,9 @@ public record Explanation(
       case SHRINK -> "shrinks";
       case WITHIN_DEADBAND -> "within the deadband: left as is";
       case QOS_GUARD -> "left alone to keep the pod Burstable";
+      case BELOW_REQUEST -> "a limit below its request: raised to the target whatever the deadband";
+      case CAP_BELOW_QOS_FLOOR -> "the pod's cap is at or below its request and memory is Guaranteed:"
+          + " request + one quantum, the lowest limit that keeps the pod Burstable (the cap is not honoured)";
     };
   }
 

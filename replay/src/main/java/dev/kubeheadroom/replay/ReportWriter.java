@@ -19,8 +19,8 @@ public final class ReportWriter {
     out.printf(Locale.ROOT, "%-24s %10s %10s %8s%s%n", "NODE", "ALLOCATABLE", "SLACK", "FACTOR",
         pools ? "  POOL" : "");
     for (ClusterReport.NodeLine n : report.nodes()) {
-      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%s%n", n.name(), cpu(n.allocatableMilli()),
-          cpu(n.slackMilli()), n.factor(), pools ? "  " + (n.pool() == null ? "-" : n.pool()) : "");
+      out.printf(Locale.ROOT, "%-24s %10s %10s %8.2f%s%n", Printable.escape(n.name()), cpu(n.allocatableMilli()),
+          cpu(n.slackMilli()), n.factor(), pools ? "  " + (n.pool() == null ? "-" : Printable.escape(n.pool())) : "");
     }
     out.println();
     // A GANG column only when some pod is in a gang: output without gangs is unchanged.
@@ -29,10 +29,11 @@ public final class ReportWriter {
         "NAMESPACE", "POD", "NODE", "MANAGED", "CONTAINER", "REQUEST", "LIMIT", gangs ? "  GANG" : "");
     for (ClusterReport.PodLine p : report.pods()) {
       for (ClusterReport.ContainerLine c : p.containers()) {
-        out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%s%n", p.namespace(), p.name(),
-            p.node(), p.managed() ? "yes" : "no", c.name(), cpu(c.requestMilli()),
-            c.limitMilli() == 0 ? "-" : cpu(c.limitMilli()),
-            gangs ? "  " + (p.gang() == null ? "-" : p.gang()) : "");
+        // Names are escaped: a newline or a bidi override in one would forge or reorder rows.
+        out.printf(Locale.ROOT, "%-20s %-28s %-16s %-8s %-16s %9s %9s%s%n", Printable.escape(p.namespace()),
+            Printable.escape(p.name()), Printable.escape(p.node()), p.managed() ? "yes" : "no",
+            Printable.escape(c.name()), cpu(c.requestMilli()), c.limitMilli() == 0 ? "-" : cpu(c.limitMilli()),
+            gangs ? "  " + (p.gang() == null ? "-" : Printable.escape(p.gang())) : "");
       }
     }
     ClusterReport.Summary s = report.summary();

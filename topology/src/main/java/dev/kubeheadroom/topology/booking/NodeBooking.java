@@ -75,7 +75,10 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       }
       return new Step(new NodeBooking(this.node, node, pods), Set.of(), true, true, Optional.empty());
     } else if (event instanceof NodeRemoved) {
-      return new Step(empty(node), pods.keySet(), true, false, Optional.empty());
+      // The node goes, its pods stay booked: a kubelet whose Node object was deleted registers it
+      // again under the same name with its pods still running, and they still use its CPU. The
+      // pods leave with their own removals (the pod GC deletes pods of a node gone for good).
+      return new Step(new NodeBooking(node, null, pods), Set.of(), true, false, Optional.empty());
     } else if (event instanceof ResizeOutcome outcome) {
       return applyOutcome(outcome);
     }

@@ -124,7 +124,8 @@ public final class NodeDecider {
       if (!decision.apply()) {
         continue;
       }
-      PodPlan plan = PodPlanner.plan(decision, input, rows.containers(i), policyConfig);
+      PodPlan plan = PodPlanner.plan(decision, input, rows.containers(i), policyConfig,
+          enforcedCap(rows.entry(i).pod(), input));
       if (!plan.apply()) {
         continue;
       }
@@ -329,6 +330,15 @@ public final class NodeDecider {
    * ({@link LimitRangeCaps#podTargetCapMilli}; {@code caps}: null when the namespace is not known,
    * {@code fixedMilli}: {@link #fixedLimitsMilli} of the containers).
    */
+  /**
+   * The part of a pod's cap the API server enforces (PodPlanner): none when its {@code max-cpu}
+   * annotation is the binding cap (Headroom's own; a LimitRange equal to it is not told apart, and
+   * a resize it refuses backs off), else the whole cap (a LimitRange's).
+   */
+  public static long enforcedCap(PodSnapshot pod, PodInput input) {
+    return pod.maxCpuMilli() > 0 && input.userCapMilli() == pod.maxCpuMilli() ? 0 : input.userCapMilli();
+  }
+
   static long userCap(long maxCpuMilli, LimitRangeCaps caps, List<ContainerInput> containers, long fixedMilli) {
     if (caps == null) {
       return maxCpuMilli;

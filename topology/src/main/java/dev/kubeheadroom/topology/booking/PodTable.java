@@ -15,20 +15,41 @@ import java.util.TreeMap;
 
 /**
  * A node's pods by uid, in uid order (String's natural order, as the {@code TreeMap} it replaces),
- * immutable, in two parallel arrays. Every event makes a new booking; a changed pod costs a copy
- * of the value array (the uids are shared), a new or removed pod a copy of both, where a
- * {@code TreeMap} copy allocated an entry object per pod per event. Reads are a binary search,
- * iteration walks the arrays. Equal (as a {@link Map}) to the {@code TreeMap} it stands for.
+ * immutable, held in {@link PodChunks}: adding, changing or removing a pod copies one chunk and the
+ * chunk index, so a node's events cost in proportion to their number, not to it times the node's
+ * pods. Reads are two binary searches; iteration and the rest of the map's views walk a flat copy
+ * made once per table, when first asked for (a decision reads a table whole; an event does not).
+ * Equal (as a {@link Map}) to the {@code TreeMap} it stands for.
  */
 final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<String, PodEntry> {
-  static final PodTable EMPTY = new PodTable(new String[0], new PodEntry[0]);
+  static final PodTable EMPTY = new PodTable(PodChunks.EMPTY);
 
-  private final String[] uids;
-  private final PodEntry[] entries;
+  /** The table as two flat arrays, for its views. */
+  private record Flat(String[] uids, PodEntry[] entries) {}
 
-  private PodTable(String[] uids, PodEntry[] entries) {
-    this.uids = uids;
-    this.entries = entries;
+  private final PodChunks chunks;
+  /** Made on first use; a benign race (a record's final fields publish it whole). */
+  private Flat flat;
+
+  private PodTable(PodChunks chunks) {
+    this.chunks = chunks;
+  }
+
+  private static PodTable of(String[] uids, PodEntry[] entries) {
+    return uids.length == 0 ? EMPTY : new PodTable(PodChunks.of(uids, entries));
+  }
+
+  private Flat flat() {
+    Flat f = flat;
+    if (f == null) {
+      String[] u = new String[chunks.size()];
+      PodEntry[] e = new PodEntry[u.length];
+      chunks.uidsInto(u);
+      chunks.entriesInto(e);
+      f = new Flat(u, e);
+      flat = f;
+    }
+    return f;
   }
 
   /** The same mappings, sorted by uid (a {@link PodTable} is returned as it is). */
@@ -50,40 +71,26 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
       entries[i] = e.getValue();
       i++;
     }
-    return new PodTable(uids, entries);
+    return of(uids, entries);
   }
 
   /** These pods with {@code uid} mapped to {@code entry} (added, or replacing its entry). */
   PodTable with(String uid, PodEntry entry) {
-    int at = Arrays.binarySearch(uids, uid);
-    if (at >= 0) {
-      PodEntry[] next = entries.clone();
-      next[at] = entry;
-      return new PodTable(uids, next);
-    }
-    int insert = -at - 1;
-    String[] nextUids = new String[uids.length + 1];
-    PodEntry[] next = new PodEntry[uids.length + 1];
-    System.arraycopy(uids, 0, nextUids, 0, insert);
-    System.arraycopy(entries, 0, next, 0, insert);
-    nextUids[insert] = uid;
-    next[insert] = entry;
-    System.arraycopy(uids, insert, nextUids, insert + 1, uids.length - insert);
-    System.arraycopy(entries, insert, next, insert + 1, uids.length - insert);
-    return new PodTable(nextUids, next);
+    return new PodTable(chunks.with(uid, entry));
   }
 
   /** These pods with each of {@code edits}' uids that is here mapped to its new entry. */
   PodTable replacing(Map<String, PodEntry> edits) {
-    PodEntry[] next = entries.clone();
+    Flat f = flat();
+    PodEntry[] next = f.entries().clone();
     for (Map.Entry<String, PodEntry> e : edits.entrySet()) {
-      int at = Arrays.binarySearch(uids, e.getKey());
+      int at = Arrays.binarySearch(f.uids(), e.getKey());
       if (at < 0) {
         return copyOf(withAll(edits)); // a new uid: not what a decision edits, but kept correct
       }
       next[at] = e.getValue();
     }
-    return new PodTable(uids, next);
+    return of(f.uids(), next);
   }
 
   private TreeMap<String, PodEntry> withAll(Map<String, PodEntry> edits) {
@@ -97,24 +104,14 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
    * for one pod (a deletion, a pod turned terminal) with one search and no set.
    */
   PodTable without(String uid) {
-    int at = Arrays.binarySearch(uids, uid);
-    if (at < 0) {
-      return this;
-    }
-    if (uids.length == 1) {
-      return EMPTY;
-    }
-    String[] nextUids = new String[uids.length - 1];
-    PodEntry[] next = new PodEntry[nextUids.length];
-    System.arraycopy(uids, 0, nextUids, 0, at);
-    System.arraycopy(entries, 0, next, 0, at);
-    System.arraycopy(uids, at + 1, nextUids, at, nextUids.length - at);
-    System.arraycopy(entries, at + 1, next, at, nextUids.length - at);
-    return new PodTable(nextUids, next);
+    PodChunks next = chunks.without(uid);
+    return next == chunks ? this : next.size() == 0 ? EMPTY : new PodTable(next);
   }
 
   /** These pods without {@code gone}'s uids ({@code this} when none of them is here). */
   PodTable without(Collection<String> gone) {
+    Flat f = flat();
+    String[] uids = f.uids();
     boolean[] drop = new boolean[uids.length];
     int dropped = 0;
     for (String uid : gone) {
@@ -136,32 +133,31 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
     for (int i = 0; i < uids.length; i++) {
       if (!drop[i]) {
         nextUids[j] = uids[i];
-        next[j] = entries[i];
+        next[j] = f.entries()[i];
         j++;
       }
     }
-    return new PodTable(nextUids, next);
+    return of(nextUids, next);
   }
 
   @Override
   public int size() {
-    return uids.length;
+    return chunks.size();
   }
 
   @Override
   public boolean isEmpty() {
-    return uids.length == 0;
+    return chunks.size() == 0;
   }
 
   @Override
   public PodEntry get(Object uid) {
-    int at = Arrays.binarySearch(uids, uid);
-    return at >= 0 ? entries[at] : null;
+    return uid instanceof String s ? chunks.get(s) : null;
   }
 
   @Override
   public boolean containsKey(Object uid) {
-    return Arrays.binarySearch(uids, uid) >= 0;
+    return get(uid) != null;
   }
 
   @Override
@@ -171,18 +167,18 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
 
   @Override
   public String firstKey() {
-    if (uids.length == 0) {
+    if (flat().uids().length == 0) {
       throw new NoSuchElementException();
     }
-    return uids[0];
+    return flat().uids()[0];
   }
 
   @Override
   public String lastKey() {
-    if (uids.length == 0) {
+    if (flat().uids().length == 0) {
       throw new NoSuchElementException();
     }
-    return uids[uids.length - 1];
+    return flat().uids()[flat().uids().length - 1];
   }
 
   // Range views are never taken on the hot path: a sorted copy answers them.
@@ -206,12 +202,12 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
     return new AbstractSet<>() {
       @Override
       public Iterator<String> iterator() {
-        return new Walk<>(uids);
+        return new Walk<>(flat().uids());
       }
 
       @Override
       public int size() {
-        return uids.length;
+        return flat().uids().length;
       }
 
       @Override
@@ -226,12 +222,12 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
     return new AbstractCollection<>() {
       @Override
       public Iterator<PodEntry> iterator() {
-        return new Walk<>(entries);
+        return new Walk<>(flat().entries());
       }
 
       @Override
       public int size() {
-        return entries.length;
+        return flat().entries().length;
       }
     };
   }
@@ -241,28 +237,29 @@ final class PodTable extends AbstractMap<String, PodEntry> implements SortedMap<
     return new AbstractSet<>() {
       @Override
       public Iterator<Map.Entry<String, PodEntry>> iterator() {
+        Flat f = flat();
         return new Iterator<>() {
           private int next;
 
           @Override
           public boolean hasNext() {
-            return next < uids.length;
+            return next < flat().uids().length;
           }
 
           @Override
           public Map.Entry<String, PodEntry> next() {
-            if (next >= uids.length) {
+            if (next >= flat().uids().length) {
               throw new NoSuchElementException();
             }
             int i = next++;
-            return new AbstractMap.SimpleImmutableEntry<>(uids[i], entries[i]);
+            return new AbstractMap.SimpleImmutableEntry<>(f.uids()[i], f.entries()[i]);
           }
         };
       }
 
       @Override
       public int size() {
-        return uids.length;
+        return flat().uids().length;
       }
     };
   }

@@ -94,6 +94,37 @@ class PodTableTest {
   }
 
   @Test
+  void aTableOfThousandsSplitsAndMergesItsChunksAndStillAnswersAsTheSortedMap() {
+    // Thousands of uids: chunks fill, split and empty (PodChunks.MAX is 128), across random edits.
+    Random random = new Random(11);
+    TreeMap<String, PodEntry> reference = new TreeMap<>();
+    PodTable table = PodTable.EMPTY;
+    for (int step = 0; step < 30_000; step++) {
+      String uid = "uid-" + random.nextInt(3_000);
+      boolean grow = step < 15_000 ? random.nextInt(4) != 0 : random.nextInt(4) == 0; // fill, then drain
+      if (grow) {
+        PodEntry e = entry(uid, step);
+        table = table.with(uid, e);
+        reference.put(uid, e);
+      } else {
+        PodTable before = table;
+        table = table.without(uid);
+        assertThat(table != before).isEqualTo(reference.remove(uid) != null);
+      }
+      String probe = "uid-" + random.nextInt(3_000);
+      if (table.get(probe) != reference.get(probe) || table.size() != reference.size()) {
+        assertThat(table.get(probe)).as("step %d, %s", step, probe).isSameAs(reference.get(probe));
+        assertThat(table.size()).as("step %d", step).isEqualTo(reference.size());
+      }
+      if (step % 1_000 == 0 || step == 29_999) {
+        assertThat(new ArrayList<>(table.keySet())).as("step %d", step).isEqualTo(new ArrayList<>(reference.keySet()));
+        assertThat(table).as("step %d", step).isEqualTo(reference);
+      }
+    }
+    assertThat(reference.size()).as("the drain left some").isBetween(1, 2_000);
+  }
+
+  @Test
   void aBookingBuiltFromAnyMapHoldsItsPodsInUidOrder() {
     TreeMap<String, PodEntry> unordered = new TreeMap<>(java.util.Comparator.reverseOrder());
     for (String uid : List.of("c", "a", "b")) {
