@@ -14,6 +14,8 @@ import picocli.CommandLine.Option;
 public final class TopicOptions {
   private static final Logger LOG = LoggerFactory.getLogger(TopicOptions.class);
   static final Duration SETUP_TIMEOUT = Duration.ofSeconds(60);
+  /** Between two tries of the topic set-up while Kafka does not answer. */
+  private static final Duration RETRY = Duration.ofSeconds(5);
 
   @Option(names = "--topic-prefix", paramLabel = "PREFIX",
       defaultValue = "${env:HEADROOM_TOPIC_PREFIX:-headroom.}",
@@ -87,10 +89,20 @@ public final class TopicOptions {
         }
         return topics;
       } catch (TopicBootstrap.KafkaUnreachable e) {
-        LOG.warn("{}; waiting for Kafka, asking again", e.getMessage());
+        LOG.warn("{}; waiting for Kafka, asking again in {} s", e.getMessage(), RETRY.toSeconds());
+        pause();
       } catch (TopicBootstrap.LayoutException e) {
         throw new UserError(e.getMessage());
       }
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(RETRY.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("interrupted while waiting for Kafka");
     }
   }
 }
