@@ -202,6 +202,9 @@ containers:
       {{- with $v.actuator.maxDecisionAge }}
       - --max-decision-age={{ . }}
       {{- end }}
+      {{- with $v.actuator.sessionTimeout }}
+      - --actuator-session-timeout={{ . }}
+      {{- end }}
       {{- end }}
       {{- if .webhook }}
       - --webhook-port={{ int $v.webhook.port }}

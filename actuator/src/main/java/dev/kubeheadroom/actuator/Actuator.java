@@ -24,10 +24,12 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -42,12 +44,13 @@ import org.slf4j.LoggerFactory;
  * (newest change per pod) → for each ready change whose node has a token in the
  * {@link RateBudget} (a node out of tokens is skipped, never waited on) → {@link DecisionGate}
  * ({@code rejected} unless the namespace is managed and the decision fresh) → {@link ResizePatcher}
- * (with the gate's pod checks; for a dry-run decision or under a dry-run config, only those) → {@link StatusAnnotator} → {@link
- * EventRecorder} → {@link OutcomePublisher}. After each round the outcomes are flushed and only
- * then are the offsets of fully handled records committed, so a crash re-reads every change
- * without an outcome (and a re-read change whose pod is already at its target is not patched
- * again). Transient API failures are retried per {@link RetryPolicy} without blocking the loop;
- * that is the only retry layer ({@link ActuatorClient}: each call is one HTTP request).
+ * (with the gate's pod checks; for a dry-run decision or under a dry-run config, only those) →
+ * {@link OutcomeWriter}. After each round the outcomes are flushed and only then are the offsets
+ * of fully handled records committed, so a crash re-reads every change without an outcome (and a
+ * re-read change whose pod is already at its target is not patched again). Transient API failures
+ * are retried per {@link RetryPolicy} without blocking the loop; that is the only retry layer
+ * ({@link ActuatorClient}: each call is one HTTP request). While Kafka does not answer, nothing is
+ * tried and the stage is not ready ({@link KafkaPresence}); it never exits for that.
  */
 public final class Actuator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Actuator.class);
@@ -64,8 +67,7 @@ public final class Actuator implements AutoCloseable {
   private final ClusterConfigReader config;
   private final OutcomePublisher publisher;
   private final ResizePatcher patcher;
-  private final StatusAnnotator annotator;
-  private final EventRecorder events;
+  private final OutcomeWriter outcomes;
   private final ActuatorMetrics metrics;
   private final Coalescer coalescer = new Coalescer();
   private final DecisionIntake intake;
@@ -75,6 +77,7 @@ public final class Actuator implements AutoCloseable {
   private volatile boolean running = true;
   private volatile boolean ready;
   private volatile Throwable failure;
+  private final KafkaPresence kafka;
   private long lastPrune;
 
   private Actuator(ActuatorSettings settings, Config kubeConfig, MeterRegistry registry,
@@ -87,13 +90,14 @@ public final class Actuator implements AutoCloseable {
     this.kube = ActuatorClient.connect(Objects.requireNonNull(kubeConfig, "kubeConfig"));
     KubernetesClient client = kube.kubernetes();
     this.patcher = new ResizePatcher(kube);
-    this.annotator = new StatusAnnotator(client);
-    this.events = new EventRecorder(client, clock, settings.instance());
     this.config = new ClusterConfigReader(settings);
     this.publisher = new OutcomePublisher(settings);
+    this.outcomes = new OutcomeWriter(new StatusAnnotator(client), new EventRecorder(client, clock, settings.instance()),
+        metrics, publisher, clock);
     this.intake = new DecisionIntake(coalescer, publisher, metrics, clock);
     this.consumer = new KafkaConsumer<>(settings.decisionsConsumer(), new StringDeserializer(),
         new ByteArrayDeserializer());
+    this.kafka = new KafkaPresence(ticker, consumer);
     this.budget = new RateBudget(config.current().rateLimits(), ticker);
     this.loop = new Thread(this::run, "headroom-actuator");
   }
@@ -116,9 +120,12 @@ public final class Actuator implements AutoCloseable {
     return actuator;
   }
 
-  /** For probes: the config is read, the group assigned partitions once, nothing has failed. */
+  /**
+   * For probes: the config is read, the group assigned partitions once, nothing has failed, and
+   * Kafka answers (while it does not, the actuator waits for it: not ready, not failed).
+   */
   public boolean ready() {
-    return ready && running && failure == null;
+    return ready && running && failure == null && kafka.answers();
   }
 
   /** What stopped the loop, if it failed. */
@@ -154,20 +161,29 @@ public final class Actuator implements AutoCloseable {
   // ---- the loop (all below runs on the loop thread) --------------------------------------------
   private void run() {
     try {
-      ClusterConfig initial = config.load(settings.configTimeout());
+      ClusterConfig initial = loadConfig();
       budget.update(initial.rateLimits());
       GroupShare.subscribe(consumer, settings.topics().decisions(), new Rebalance(), budget);
       LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {} (shared by the group)",
           settings.groupId(), settings.topics().decisions(), initial.dryRun(), initial.rateLimits());
       while (running) {
-        config.poll().ifPresent(next -> {
-          LOG.info("Cluster config changed: dryRun {}, rate limits {}", next.dryRun(), next.rateLimits());
-          budget.update(next.rateLimits());
-        });
-        intake.take(consumer.poll(pollTimeout()));
-        round();
-        commit(coalescer.committable());
-        prune();
+        try {
+          config.poll().ifPresent(next -> {
+            LOG.info("Cluster config changed: dryRun {}, rate limits {}", next.dryRun(), next.rateLimits());
+            budget.update(next.rateLimits());
+          });
+          intake.take(consumer.poll(pollTimeout()));
+          kafka.check();
+          if (kafka.answersNow()) {
+            round();
+            commit(coalescer.committable()); // (while Kafka is away a commit would block its timeout)
+          }
+          prune();
+        } catch (RetriableException e) {
+          // Kafka did not answer in time (a TimeoutException is one): nothing is lost by waiting
+          // for it, and a restart would not bring it back (DESIGN.md, "Kafka outages")
+          kafka.away(e.getMessage());
+        }
       }
     } catch (WakeupException e) {
       if (running) {
@@ -183,10 +199,27 @@ public final class Actuator implements AutoCloseable {
     }
   }
 
+  /** The config read to its end; while Kafka does not answer, tried again every {@link KafkaPresence#RETRY}. */
+  private ClusterConfig loadConfig() {
+    while (true) {
+      try {
+        ClusterConfig loaded = config.load(settings.configTimeout());
+        kafka.back();
+        return loaded;
+      } catch (IllegalStateException | RetriableException e) {
+        kafka.away("cannot read the config: " + e.getMessage());
+        if (!KafkaPresence.pause() || !running) {
+          throw new WakeupException(); // closed meanwhile: not a failure
+        }
+      }
+    }
+  }
+
   private void shutdown() {
     try {
-      publisher.flush();
-      commit(coalescer.committable());
+      if (publisher.flush().isEmpty()) {
+        commit(coalescer.committable());
+      }
     } catch (RuntimeException e) {
       LOG.warn("Could not commit on shutdown (the next owner re-reads those changes): {}", e.getMessage());
     }
@@ -237,7 +270,14 @@ public final class Actuator implements AutoCloseable {
       return true;
     });
     if (!handled.isEmpty()) {
-      publisher.flush();
+      Optional<Exception> unrecorded = publisher.flush();
+      if (unrecorded.isPresent()) {
+        // Not handled until its outcome is recorded: tried again once Kafka answers (a pod already
+        // at its target then ends "applied" without a second resize), never committed before.
+        kafka.away("an outcome could not be written: " + unrecorded.get().getMessage());
+        handled.forEach(work -> coalescer.postpone(work, kafka.lookAgainAt()));
+        return;
+      }
       handled.forEach(coalescer::handled);
     }
   }
@@ -255,7 +295,7 @@ public final class Actuator implements AutoCloseable {
   private boolean tryOnce(PodWork queued, PodWork work, Optional<DecisionGate.Rejection> rejection) {
     if (rejection.isPresent()) {
       metrics.rejected(rejection.get().rule());
-      finish(work, OutcomeResult.REJECTED, rejection.get().message(), false, null);
+      outcomes.finish(work, OutcomeResult.REJECTED, rejection.get().message(), false, null);
       return true;
     }
     LimitRangeCaps caps = config.namespace(work.change().namespace()).map(NamespaceInfo::limitRangeCaps)
@@ -298,43 +338,21 @@ public final class Actuator implements AutoCloseable {
       result = OutcomeResult.ERROR;
       message = "gave up after " + tries + " tries: " + t.message();
     }
-    finish(work, result, message, patchSent, status);
+    outcomes.finish(work, result, message, patchSent, status);
     return true;
-  }
-
-  /** {@code status}: for a pod already at the target, the status annotation it has (or null). */
-  private void finish(PodWork work, OutcomeResult result, String message, boolean patchSent, String status) {
-    String ns = work.change().namespace();
-    String name = work.change().name();
-    boolean noop = result == OutcomeResult.APPLIED && !patchSent;
-    // A pod already at its target (a re-read change, or a decision that repeats the one applied)
-    // keeps an annotation that already explains its limit: design §8.1 updates it on change, so
-    // computedAt stays the time of the decision that set the limit, and no PATCH is sent.
-    boolean explained = noop && StatusAnnotator.explains(status, work);
-    if ((result == OutcomeResult.APPLIED || result == OutcomeResult.DRY_RUN) && !explained) {
-      if (!annotator.annotate(work)) {
-        metrics.annotationFailed();
-      }
-      metrics.podApplied(ns, name, work.change().targetMilli());
-    } else if (result == OutcomeResult.GONE) {
-      metrics.podGone(ns, name);
-    }
-    if (!noop && !events.record(work, result, message)) {
-      metrics.eventFailed();
-    }
-    if (result != OutcomeResult.APPLIED && result != OutcomeResult.DRY_RUN) {
-      LOG.debug("{} on {}: {} ({})", work.describe(), work.node(), result.wireName(), message);
-    }
-    metrics.outcome(ns, name, result);
-    publisher.publish(new ResizeOutcome(work.node(), work.uid(), ns, name, result,
-        work.change().targetMilli(), clock.instant(), message));
   }
 
   private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
     if (offsets.isEmpty()) {
       return;
     }
-    consumer.commitSync(offsets);
+    try {
+      consumer.commitSync(offsets);
+    } catch (CommitFailedException e) {
+      // the group moved the partitions on: their next owner re-reads what is not committed
+      LOG.warn("Could not commit {}: {}", offsets.keySet(), e.getMessage());
+      return;
+    }
     coalescer.committed(offsets);
   }
 
@@ -351,8 +369,9 @@ public final class Actuator implements AutoCloseable {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
       try {
-        publisher.flush();
-        commit(coalescer.committable(partitions));
+        if (publisher.flush().isEmpty()) {
+          commit(coalescer.committable(partitions));
+        }
       } catch (RuntimeException e) {
         LOG.warn("Could not commit revoked partitions {}: {}", partitions, e.getMessage());
       }

@@ -30,6 +30,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *     {@code rejected}, never applied (default {@link #DEFAULT_MAX_DECISION_AGE}; flag
  *     {@code --max-decision-age}); the topology re-decides a pod whose outcome it sees, so a stale
  *     target is never needed
+ * @param sessionTimeout the decisions consumer's {@code session.timeout.ms} (heartbeat a third of
+ *     it): how long a killed replica's partitions wait before the group moves them to another
+ *     (default {@link #DEFAULT_SESSION_TIMEOUT}; flag {@code --actuator-session-timeout}; a
+ *     {@code session.timeout.ms} in the client properties wins)
  */
 public record ActuatorSettings(
     KafkaClientSettings kafka,
@@ -39,11 +43,18 @@ public record ActuatorSettings(
     String instance,
     Duration configTimeout,
     UnaryOperator<ClusterConfig> configView,
-    Duration maxDecisionAge) {
+    Duration maxDecisionAge,
+    Duration sessionTimeout) {
 
   public static final String DEFAULT_INSTANCE = "headroom-actuator";
   public static final Duration DEFAULT_CONFIG_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_MAX_DECISION_AGE = Duration.ofMinutes(10);
+  /**
+   * 10 s, not the consumer's 45 s: a killed replica's decisions wait this long before another
+   * replica takes them over. The topology's default too (its {@code FailoverTimeouts}), above the
+   * brokers' 6 s floor ({@code group.min.session.timeout.ms}).
+   */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
 
   public ActuatorSettings {
     Objects.requireNonNull(kafka, "kafka");
@@ -56,6 +67,11 @@ public record ActuatorSettings(
     maxDecisionAge = maxDecisionAge == null ? DEFAULT_MAX_DECISION_AGE : maxDecisionAge;
     if (maxDecisionAge.isNegative() || maxDecisionAge.isZero()) {
       throw new IllegalArgumentException("maxDecisionAge must be > 0, got " + maxDecisionAge);
+    }
+    sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
+    if (sessionTimeout.toMillis() < 3) {
+      throw new IllegalArgumentException("sessionTimeout must be at least 3 ms (a heartbeat is a third of it), got "
+          + sessionTimeout);
     }
   }
 
@@ -80,7 +96,8 @@ public record ActuatorSettings(
   /** A builder holding these settings, to change some of them. */
   public Builder toBuilder() {
     return new Builder(kafka, topics).groupId(groupId).retry(retry).instance(instance)
-        .configTimeout(configTimeout).configView(configView).maxDecisionAge(maxDecisionAge);
+        .configTimeout(configTimeout).configView(configView).maxDecisionAge(maxDecisionAge)
+        .sessionTimeout(sessionTimeout);
   }
 
   public ActuatorSettings withGroupId(String value) {
@@ -123,6 +140,7 @@ public record ActuatorSettings(
     private Duration configTimeout;
     private UnaryOperator<ClusterConfig> configView;
     private Duration maxDecisionAge;
+    private Duration sessionTimeout;
 
     private Builder(KafkaClientSettings kafka, Topics topics) {
       this.kafka = kafka;
@@ -159,9 +177,14 @@ public record ActuatorSettings(
       return this;
     }
 
+    public Builder sessionTimeout(Duration value) {
+      sessionTimeout = value;
+      return this;
+    }
+
     public ActuatorSettings build() {
       return new ActuatorSettings(kafka, topics, groupId, retry, instance, configTimeout, configView,
-          maxDecisionAge);
+          maxDecisionAge, sessionTimeout);
     }
   }
 
@@ -174,6 +197,11 @@ public record ActuatorSettings(
     config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+    if (!clientProperties().containsKey(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)) {
+      // an operator's session.timeout.ms wins, with Kafka's heartbeat unless they set one too
+      config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+      config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(1, sessionTimeout.toMillis() / 3));
+    }
     config.putAll(clientProperties());
     config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -174,6 +174,17 @@ final class Coalescer {
     }
   }
 
+  /**
+   * The change waits until {@code notBeforeNanos} without counting a try, unless something newer
+   * replaced it: its outcome could not be recorded, so it is not handled yet.
+   */
+  void postpone(PodWork work, long notBeforeNanos) {
+    if (work.equals(pending.get(work.uid()))) {
+      remove(work.uid());
+      put(work.postponedUntil(notBeforeNanos));
+    }
+  }
+
   /** Forgets partitions this consumer no longer owns; their pending changes go to the new owner. */
   void revoke(Collection<TopicPartition> revoked) {
     List<String> gone = pending.values().stream().filter(w -> revoked.contains(w.source())).map(PodWork::uid).toList();

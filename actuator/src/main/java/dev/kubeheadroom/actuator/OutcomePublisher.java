@@ -8,11 +8,11 @@ import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -56,13 +56,14 @@ final class OutcomePublisher implements AutoCloseable {
     });
   }
 
-  /** Blocks until every record sent so far is acknowledged; throws if any was refused. */
-  void flush() {
+  /**
+   * Blocks until every record sent so far is acknowledged or has failed (Kafka away: after the
+   * producer's {@code delivery.timeout.ms}); the first failure since the last flush, if any. A
+   * failure is reported once: the next flush speaks for the records sent after it.
+   */
+  Optional<Exception> flush() {
     producer.flush();
-    Exception e = failure.get();
-    if (e != null) {
-      throw new KafkaException("an outcome could not be written: " + e.getMessage(), e);
-    }
+    return Optional.ofNullable(failure.getAndSet(null));
   }
 
   @Override

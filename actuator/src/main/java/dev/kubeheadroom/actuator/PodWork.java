@@ -52,6 +52,11 @@ record PodWork(
     return new PodWork(seq, node, at, policy, true, stats, change, source, offset, attempt, notBeforeNanos);
   }
 
+  /** The same try again after {@code notBefore}, not counted as another (its outcome could not be recorded). */
+  PodWork postponedUntil(long notBefore) {
+    return new PodWork(seq, node, at, policy, dryRun, stats, change, source, offset, attempt, notBefore);
+  }
+
   PodWork retriedAfter(long notBefore) {
     return new PodWork(seq, node, at, policy, dryRun, stats, change, source, offset, attempt + 1, notBefore);
   }

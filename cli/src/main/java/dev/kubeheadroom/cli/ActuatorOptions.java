@@ -26,6 +26,13 @@ public final class ActuatorOptions {
           + "default: 10m). Env: HEADROOM_MAX_DECISION_AGE.")
   String maxDecisionAge;
 
+  /** Its default is the actuator's own ({@link ActuatorSettings#DEFAULT_SESSION_TIMEOUT}): none here. */
+  @Option(names = "--actuator-session-timeout", paramLabel = "DURATION",
+      description = "The actuator group's session.timeout.ms: how long a killed replica's decisions wait "
+          + "before another replica takes them over. Within the broker's group.min/max.session.timeout.ms "
+          + "(6s-30m by default). Default: 10s.")
+  String sessionTimeout;
+
   /** The actuator stage from these options, reaching Kubernetes with {@code kubeConfig}. */
   ActuatorSpec spec(KafkaConnection connection, Topics topics, Config kubeConfig) {
     return new ActuatorSpec(settings(connection.client(), topics), kubeConfig);
@@ -34,7 +41,24 @@ public final class ActuatorOptions {
   /** The settings from these options; without {@code --actuator-group-id}, the group follows the prefix. */
   ActuatorSettings settings(KafkaClientSettings kafka, Topics topics) {
     return ActuatorSettings.builder(kafka, topics).groupId(groupId).instance(instance)
-        .maxDecisionAge(maxDecisionAge()).build();
+        .maxDecisionAge(maxDecisionAge()).sessionTimeout(sessionTimeout()).build();
+  }
+
+  /** {@code --actuator-session-timeout}, or null for the actuator's default. */
+  private Duration sessionTimeout() {
+    if (sessionTimeout == null || sessionTimeout.isBlank()) {
+      return null;
+    }
+    Duration timeout;
+    try {
+      timeout = GoDuration.parse(sessionTimeout);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--actuator-session-timeout: " + e.getMessage());
+    }
+    if (timeout.toMillis() < 3) {
+      throw new UserError("--actuator-session-timeout: must be at least 3ms, got " + sessionTimeout);
+    }
+    return timeout;
   }
 
   /** {@code --max-decision-age}, or null for the actuator's default. */

@@ -6,11 +6,16 @@ import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /** The topic names and, when Headroom creates them, their layout. */
 public final class TopicOptions {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicOptions.class);
   static final Duration SETUP_TIMEOUT = Duration.ofSeconds(60);
+  /** Between two tries of the topic set-up while Kafka does not answer. */
+  private static final Duration RETRY = Duration.ofSeconds(5);
 
   @Option(names = "--topic-prefix", paramLabel = "PREFIX",
       defaultValue = "${env:HEADROOM_TOPIC_PREFIX:-headroom.}",
@@ -66,19 +71,38 @@ public final class TopicOptions {
     }
   }
 
-  /** Creates missing topics (when asked) and checks the partition layout every stage relies on. */
+  /**
+   * Creates missing topics (when asked) and checks the partition layout every stage relies on.
+   * While Kafka does not answer, asks again every {@link #SETUP_TIMEOUT}: a stage waits for Kafka
+   * (its /readyz answers 503 meanwhile) rather than exit, since a restart would not bring Kafka
+   * back. A layout Kafka does answer about and refuses is the user's to fix (exit 2).
+   */
   Topics prepare(KafkaConnection kafka) {
     Topics topics = topics();
     TopicLayout layout = layout(kafka);
-    try (Admin admin = kafka.admin()) {
-      if (create) {
-        TopicBootstrap.ensure(admin, topics, layout, SETUP_TIMEOUT);
-      } else {
-        TopicBootstrap.verify(admin, topics, SETUP_TIMEOUT);
+    while (true) {
+      try (Admin admin = kafka.admin()) {
+        if (create) {
+          TopicBootstrap.ensure(admin, topics, layout, SETUP_TIMEOUT);
+        } else {
+          TopicBootstrap.verify(admin, topics, SETUP_TIMEOUT);
+        }
+        return topics;
+      } catch (TopicBootstrap.KafkaUnreachable e) {
+        LOG.warn("{}; waiting for Kafka, asking again in {} s", e.getMessage(), RETRY.toSeconds());
+        pause();
+      } catch (TopicBootstrap.LayoutException e) {
+        throw new UserError(e.getMessage());
       }
-    } catch (TopicBootstrap.LayoutException e) {
-      throw new UserError(e.getMessage());
     }
-    return topics;
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(RETRY.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("interrupted while waiting for Kafka");
+    }
   }
 }

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
@@ -24,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (Ingest ingest = Ingest.start(client, settings, registry)) {
- *   String why = ingest.terminated().join(); // leadership lost or topics unusable: exit
+ *   String why = ingest.terminated().join(); // topics unusable: exit (a lost Lease is stood again)
  * }
  * }</pre>
  *
@@ -71,6 +69,7 @@ public final class Ingest implements AutoCloseable {
   private final IngestMetrics metrics;
   private final KafkaSink sink;
   private final ScheduledExecutorService executor;
+  private java.util.concurrent.ScheduledFuture<?> nodeSyncs; // this leadership's periodic node sync (executor thread)
   private final IngestLeader leader;
   private final CompletableFuture<String> terminated = new CompletableFuture<>();
   private final List<Watched> informers = new ArrayList<>();
@@ -126,7 +125,7 @@ public final class Ingest implements AutoCloseable {
     if (vpaServed) {
       SharedIndexInformer<GenericKubernetesResource> vpaInformer =
           client.genericKubernetesResources(VPA).inAnyNamespace().runnableInformer(0);
-      vpaInformer.addEventHandler(handler(vpa -> pods.vpa(vpa, false), vpa -> pods.vpa(vpa, true)));
+      vpaInformer.addEventHandler(EventHandlers.of(vpa -> pods.vpa(vpa, false), vpa -> pods.vpa(vpa, true)));
       watch("VerticalPodAutoscaler", vpaInformer, true);
     } else {
       LOG.warn("VerticalPodAutoscaler API ({}/{}) not served: no pod is marked as VPA-controlled",
@@ -134,23 +133,23 @@ public final class Ingest implements AutoCloseable {
     }
     if (configServed) {
       configInformer = client.genericKubernetesResources(HEADROOM_CONFIG).runnableInformer(0);
-      configInformer.addEventHandler(handler(config::changed, config::deleted));
+      configInformer.addEventHandler(EventHandlers.of(config::changed, config::deleted));
       watch("HeadroomConfig", configInformer, true);
     } else {
       LOG.warn("HeadroomConfig API ({}/{}) not served: the defaults (dry-run) are in force",
           HEADROOM_CONFIG.getGroup(), HEADROOM_CONFIG.getVersion());
     }
-    nodeInformer.addEventHandler(handler(nodes::changed, nodes::deleted));
-    nsInformer.addEventHandler(handler(namespaces::namespaceChanged, namespaces::namespaceDeleted));
-    lrInformer.addEventHandler(handler(namespaces::limitRangeChanged, namespaces::limitRangeDeleted));
-    podInformer.addEventHandler(handler(pods::changed, pods::deleted));
+    nodeInformer.addEventHandler(EventHandlers.of(nodes::changed, nodes::deleted));
+    nsInformer.addEventHandler(EventHandlers.of(namespaces::namespaceChanged, namespaces::namespaceDeleted));
+    lrInformer.addEventHandler(EventHandlers.of(namespaces::limitRangeChanged, namespaces::limitRangeDeleted));
+    podInformer.addEventHandler(EventHandlers.of(pods::changed, pods::deleted));
     watch("Node", nodeInformer, false);
     watch("Namespace", nsInformer, false);
     watch("LimitRange", lrInformer, false);
     watch("Pod", podInformer, false); // last: VPAs are known when pods are first judged
 
-    this.leader = new IngestLeader(client, settings.lease(), () -> executor.execute(this::lead));
-    leader.lost().thenAccept(reason -> stop(reason));
+    this.leader = new IngestLeader(client, settings.lease(), () -> executor.execute(this::lead),
+        () -> executor.execute(this::standBy));
     sink.failed().whenComplete((ok, error) -> stop("Kafka topics unusable: " + error.getMessage()));
   }
 
@@ -175,13 +174,18 @@ public final class Ingest implements AutoCloseable {
     return informersSynced() && sink.reachable();
   }
 
+  /** A test seam: this instance's part in the election (a test may end it, as a paused process's). */
+  IngestLeader leader() {
+    return leader;
+  }
+
   /** Whether this instance holds the Lease and publishes. */
   public boolean leading() {
     return leader.leading();
   }
 
   /**
-   * Completes with the reason when the stage stopped by itself (leadership lost, topics
+   * Completes with the reason when the stage stopped by itself (topics
    * unusable): the process should exit so its supervisor starts a fresh instance.
    */
   public CompletableFuture<String> terminated() {
@@ -285,7 +289,9 @@ public final class Ingest implements AutoCloseable {
     try {
       epoch = leader.epoch();
     } catch (RuntimeException e) {
-      stop("the Lease could not be read for this leadership's epoch: " + e.getMessage());
+      // the API server did not answer: ask again while this instance still leads
+      LOG.warn("the Lease could not be read for this leadership's epoch ({}); asking again", e.getMessage());
+      executor.schedule(this::lead, settings.lease().retryPeriod().toMillis(), TimeUnit.MILLISECONDS);
       return;
     }
     if (epoch.isEmpty()) {
@@ -298,7 +304,22 @@ public final class Ingest implements AutoCloseable {
     resync("leader");
     startStatusWriter();
     long period = settings.resyncPeriod().toMillis();
-    executor.scheduleAtFixedRate(this::nodeSync, period, period, TimeUnit.MILLISECONDS);
+    nodeSyncs = executor.scheduleAtFixedRate(this::nodeSync, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Lost the Lease (another holder, or renewals the API server did not answer): publish nothing
+   * until this instance leads again, when {@link #lead} re-publishes everything under a new epoch.
+   * The caches and informers stay: a restart would only rebuild them.
+   */
+  private void standBy() {
+    sink.shut();
+    stopStatusWriter();
+    if (nodeSyncs != null) {
+      nodeSyncs.cancel(false);
+      nodeSyncs = null;
+    }
+    metrics.leader(false);
   }
 
   /** The leader keeps HeadroomConfig {@code cluster}'s status (if the API is served). */
@@ -356,25 +377,6 @@ public final class Ingest implements AutoCloseable {
     metrics.leader(false);
     LOG.warn("ingest stopped: {}", reason);
     terminated.complete(reason);
-  }
-
-  private static <T> ResourceEventHandler<T> handler(Consumer<T> changed, Consumer<T> deleted) {
-    return new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(T obj) {
-        changed.accept(obj);
-      }
-
-      @Override
-      public void onUpdate(T oldObj, T newObj) {
-        changed.accept(newObj);
-      }
-
-      @Override
-      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        deleted.accept(obj);
-      }
-    };
   }
 
   /**

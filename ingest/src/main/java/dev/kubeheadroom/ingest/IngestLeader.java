@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,10 +15,12 @@ import org.slf4j.LoggerFactory;
  * Lease-based leader election ({@code coordination.k8s.io/v1} Lease via fabric8's
  * {@code client.leaderElector()}): ingest is one active leader per cluster (docs/design/pipeline.md "Scale").
  *
- * <p>Losing leadership is final for this instance: {@link #lost()} completes and the owner stops
- * publishing; the process should then exit so its supervisor starts a fresh candidate (the
- * java-operator-sdk / controller-runtime convention). Closing releases the lease, so a standby
- * takes over within one retry period instead of waiting for the lease to expire.
+ * <p>Losing leadership (another holder, or a renewal the API server did not answer in time) is
+ * not final: the owner is told ({@code onStopLeading}) and stops publishing, and this instance
+ * stands again at once, a standby until it acquires the Lease anew (a new leadership, a higher
+ * epoch: {@link LeaseEpoch}). Exiting instead would not bring an API server back, and the
+ * kubelet's back-off would keep the replica down after it returned. Closing releases the lease,
+ * so a standby takes over within one retry period instead of waiting for the lease to expire.
  */
 public final class IngestLeader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IngestLeader.class);
@@ -25,20 +28,28 @@ public final class IngestLeader implements AutoCloseable {
   private final KubernetesClient client;
   private final IngestSettings.LeaseSettings lease;
   private final Runnable onStartLeading;
-  private final CompletableFuture<String> lost = new CompletableFuture<>();
+  private final Runnable onStopLeading;
   private volatile boolean leading;
   private volatile boolean closing;
   private CompletableFuture<?> election;
 
-  /** @param onStartLeading runs (on the elector's thread; must not block) when this instance leads */
-  public IngestLeader(KubernetesClient client, IngestSettings.LeaseSettings lease, Runnable onStartLeading) {
+  /**
+   * @param onStartLeading runs (on the elector's thread; must not block) when this instance leads
+   * @param onStopLeading runs (likewise) when it stopped leading other than by {@link #close()}
+   */
+  public IngestLeader(KubernetesClient client, IngestSettings.LeaseSettings lease, Runnable onStartLeading,
+      Runnable onStopLeading) {
     this.client = client;
     this.lease = lease;
     this.onStartLeading = onStartLeading;
+    this.onStopLeading = onStopLeading;
   }
 
-  /** Joins the election (returns at once). */
+  /** Joins the election (returns at once); stands again whenever an election ends but by {@link #close()}. */
   public synchronized void start() {
+    if (closing) {
+      return;
+    }
     var config = new LeaderElectionConfigBuilder()
         .withName(lease.name())
         .withLock(new LeaseLock(lease.namespace(), lease.name(), lease.identity()))
@@ -50,8 +61,10 @@ public final class IngestLeader implements AutoCloseable {
         .build();
     election = client.leaderElector().withConfig(config).build().start();
     election.whenComplete((ok, error) -> {
-      if (!closing && !lost.isDone()) {
-        lost.complete(error == null ? "leader election ended" : "leader election failed: " + error);
+      if (!closing) {
+        LOG.warn("Lease({}/{}): the election ended ({}); {} stands again", lease.namespace(), lease.name(),
+            error == null ? "leadership lost" : error.toString(), lease.identity());
+        pauseThenStart();
       }
     });
   }
@@ -77,14 +90,6 @@ public final class IngestLeader implements AutoCloseable {
     return OptionalLong.of(LeaseEpoch.of(current));
   }
 
-  /**
-   * Completes with the reason when this instance stopped leading (or the election ended) other
-   * than by {@link #close()}: time for the process to exit.
-   */
-  public CompletableFuture<String> lost() {
-    return lost;
-  }
-
   private void started() {
     leading = true;
     LOG.info("Lease({}/{}) acquired by {}: publishing", lease.namespace(), lease.name(), lease.identity());
@@ -95,8 +100,9 @@ public final class IngestLeader implements AutoCloseable {
     boolean was = leading;
     leading = false;
     if (!closing && was) {
-      LOG.warn("Lease({}/{}) lost by {}: ingest stops", lease.namespace(), lease.name(), lease.identity());
-      lost.complete("leadership lost");
+      LOG.warn("Lease({}/{}) lost by {}: ingest stops publishing", lease.namespace(), lease.name(),
+          lease.identity());
+      onStopLeading.run();
     }
   }
 
@@ -104,6 +110,12 @@ public final class IngestLeader implements AutoCloseable {
     if (!identity.equals(lease.identity())) {
       LOG.info("Lease({}/{}) held by {}", lease.namespace(), lease.name(), identity);
     }
+  }
+
+  /** One retry period, then a new election (on a thread of its own: the elector's is ending). */
+  private void pauseThenStart() {
+    CompletableFuture.delayedExecutor(lease.retryPeriod().toMillis(), TimeUnit.MILLISECONDS)
+        .execute(this::start);
   }
 
   /** Leaves the election, releasing the lease if held. */

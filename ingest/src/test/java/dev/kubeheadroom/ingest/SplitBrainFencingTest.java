@@ -70,7 +70,9 @@ class SplitBrainFencingTest {
           });
       return true;
     });
-    assertThat(old.terminated()).succeedsWithin(IngestHarness.TIMEOUT);
+    await().atMost(IngestHarness.TIMEOUT).until(() -> !old.leading());
+    assertThat(old.terminated()).isNotDone(); // it stands again: a paused process would not yet
+    old.leader().close();
 
     // the pod changes again; the new leader takes the expired Lease and re-publishes max-cpu 3
     harness.update(web, p -> maxCpu(p, "3"));

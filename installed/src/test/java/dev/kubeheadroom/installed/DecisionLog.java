@@ -16,7 +16,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** The decisions topic read from its start to its end: every pod change the topology decided. */
+/**
+ * The decisions topic read from its start to its end: every pod change the topology decided and
+ * committed (or, asked for, every one it wrote).
+ */
 final class DecisionLog {
   /** One pod's change within a node decision, in topic order per node (partition, offset). */
   record Change(int partition, long offset, Instant at, boolean dryRun, String pod, String uid, long targetMilli) {
@@ -28,9 +31,19 @@ final class DecisionLog {
 
   private DecisionLog() {}
 
+  /** The committed decisions: what the actuator, reading {@code read_committed}, can see. */
   static List<Change> read(String bootstrapServers, String topic) {
+    return read(bootstrapServers, topic, true);
+  }
+
+  /**
+   * {@code committedOnly} false: every decision written, those of aborted transactions too (a
+   * topology instance fenced or killed before its commit): made, never seen by the actuator.
+   */
+  static List<Change> read(String bootstrapServers, String topic, boolean committedOnly) {
     Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, committedOnly ? "read_committed" : "read_uncommitted",
         // (generous: the suite reads while the machine is loaded, and right after broker restarts)
         ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 120_000, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
     List<Change> out = new ArrayList<>();

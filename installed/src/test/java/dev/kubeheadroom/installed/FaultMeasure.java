@@ -126,6 +126,12 @@ final class FaultMeasure {
     belowRequest(healed.ignored()).forEach(p -> problems.add("limit below request: " + p));
     List<String> duplicates = new PatchLog(cluster.api().requests().entries()).duplicatesSince(window.from);
     duplicates.forEach(d -> problems.add("duplicate: " + d));
+    int uncommitted = uncommittedSince(decisions, window);
+    if (uncommitted > 0) {
+      // a topology that decides but cannot commit (fenced, its transactions aborted) looks busy
+      // and changes nothing: what the actuator never saw is worth naming next to the pods off
+      notes.add(uncommitted + " pod changes decided in aborted transactions (never seen by the actuator)");
+    }
     int badInputs = healed.countSuperseded() ? superseded(decisions, window) : healed.badInputs();
     List<String> restarts = keeper.restarts();
     return new FaultRow(fault, mode, healed.injected(), lost, duplicates.size(), converge, badInputs,
@@ -180,7 +186,15 @@ final class FaultMeasure {
     return stale;
   }
 
+  /** The committed decisions (what the actuator, reading read_committed, sees). */
   List<DecisionLog.Change> decisions() {
     return DecisionLog.read(broker.bootstrapServers(), decisionsTopic);
+  }
+
+  /** Pod changes of this window written but not committed: {@code committed} subtracted from all written. */
+  private int uncommittedSince(List<DecisionLog.Change> committed, Window window) {
+    long written = DecisionLog.read(broker.bootstrapServers(), decisionsTopic, false).stream()
+        .filter(c -> c.after(window.decisionsAtStart)).count();
+    return (int) (written - committed.stream().filter(c -> c.after(window.decisionsAtStart)).count());
   }
 }

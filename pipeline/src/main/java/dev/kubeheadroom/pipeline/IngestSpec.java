@@ -8,8 +8,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The ingest stage: informers → node-keyed topics, leader-elected. It fails by itself when it
- * loses the Lease or its topics become unusable; the client outlives it (a restart reuses it).
+ * The ingest stage: informers → node-keyed topics, leader-elected. It fails by itself only when its
+ * topics become unusable (a lost Lease makes it a standby again); the client outlives it (a
+ * restart reuses it).
  */
 public record IngestSpec(IngestSettings settings, KubernetesClient client) implements StageSpec {
   public static final String NAME = "ingest";

@@ -26,10 +26,30 @@ public final class TopicBootstrap {
   private TopicBootstrap() {}
 
   /** Raised when the existing topics cannot carry the pipeline. */
-  public static final class LayoutException extends RuntimeException {
+  public static class LayoutException extends RuntimeException {
     public LayoutException(String message) {
       super(message);
     }
+  }
+
+  /**
+   * Raised when Kafka did not answer in time: nothing is known about the topics, and asking again
+   * later may succeed (a stage waits for it rather than exit).
+   */
+  public static final class KafkaUnreachable extends LayoutException {
+    public KafkaUnreachable(String message) {
+      super(message);
+    }
+  }
+
+  /** Kafka's own {@code TimeoutException} (an admin call's) somewhere in the cause chain. */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.kafka.common.errors.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** How long checkpoints are kept: twice the raw events' retention (see {@link #ensure}). */
@@ -102,9 +122,10 @@ public final class TopicBootstrap {
       }
       checkPartitions(admin, topics, timeout);
     } catch (ExecutionException e) {
-      throw new LayoutException("cannot set up topics: " + e.getCause().getMessage());
+      String why = "cannot set up topics: " + e.getCause().getMessage();
+      throw timedOut(e) ? new KafkaUnreachable(why) : new LayoutException(why);
     } catch (TimeoutException e) {
-      throw new LayoutException("cannot set up topics: Kafka did not answer within " + timeout);
+      throw new KafkaUnreachable("cannot set up topics: Kafka did not answer within " + timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LayoutException("interrupted while setting up topics");
@@ -130,9 +151,10 @@ public final class TopicBootstrap {
       }
       checkPartitions(admin, topics, timeout);
     } catch (ExecutionException e) {
-      throw new LayoutException("cannot check topics: " + e.getCause().getMessage());
+      String why = "cannot check topics: " + e.getCause().getMessage();
+      throw timedOut(e) ? new KafkaUnreachable(why) : new LayoutException(why);
     } catch (TimeoutException e) {
-      throw new LayoutException("cannot check topics: Kafka did not answer within " + timeout);
+      throw new KafkaUnreachable("cannot check topics: Kafka did not answer within " + timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LayoutException("interrupted while checking topics");

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.topology;
 
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 /**
@@ -19,7 +20,12 @@ import org.apache.kafka.common.errors.TimeoutException;
  *   <li>the producer's abortable error once sends it could not deliver within
  *       {@code delivery.timeout.ms} are given up ("The client hasn't received acknowledgment for
  *       some previously sent messages and can no longer retry them"), which a commit across the
- *       outage meets: a plain {@code KafkaException}, which again only a new producer gets past.
+ *       outage meets: a plain {@code KafkaException}, which again only a new producer gets past;
+ *   <li>the group coordinator fencing this static member ({@link FencedInstanceIdException}: "another
+ *       consumer with the same group.instance.id has registered with a different member.id"),
+ *       which a commit met after the broker's kill -9 and restart (the fault suite's row, a run of
+ *       2026-12-07: the process exited 1 for the kubelet to restart); the consumer is fenced for
+ *       good, and only a new stream thread, whose consumer joins afresh, gets past it.
  * </ul>
  */
 final class KafkaUnavailable {
@@ -33,7 +39,7 @@ final class KafkaUnavailable {
   /** True if any of these shapes is anywhere in {@code e}'s cause chain. */
   static boolean causedBy(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof TimeoutException) {
+      if (t instanceof TimeoutException || t instanceof FencedInstanceIdException) {
         return true;
       }
       if (t instanceof IllegalStateException && t.getMessage() != null

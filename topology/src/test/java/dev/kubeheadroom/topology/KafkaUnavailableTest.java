@@ -43,6 +43,15 @@ class KafkaUnavailableTest {
   }
 
   @Test
+  void aStaticMemberFencedByTheCoordinatorAfterABrokerRestartNeedsANewThreadNotANewProcess() {
+    // What a commit failed the thread with after the broker's kill -9 (the fault suite, 2026-12-07)
+    Exception e = new StreamsException("Error encountered trying to add offsets to a transaction",
+        new org.apache.kafka.common.errors.FencedInstanceIdException("The broker rejected this static consumer "
+            + "since another consumer with the same group.instance.id has registered with a different member.id."));
+    assertThat(KafkaUnavailable.causedBy(e)).isTrue();
+  }
+
+  @Test
   void anythingElseIsABug() {
     assertThat(KafkaUnavailable.causedBy(new StreamsException(new IllegalStateException("bug"))))
         .isFalse();
