@@ -125,7 +125,9 @@ final class PlainNodeDecider {
       if (!decision.apply()) {
         continue;
       }
-      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policyConfig);
+      // The cap the API server enforces (a LimitRange's part of it) decides the QoS floor's raise.
+      PodPlan plan = PodPlanner.plan(decision, view.input(), view.containers(), policyConfig,
+          NodeDecider.enforcedCap(view.entry().pod(), view.input()));
       if (!plan.apply()) {
         continue;
       }
