@@ -344,7 +344,9 @@ public final class ConfigProjection {
     if (v == null) {
       return "nothing";
     }
-    String s = v instanceof Number n ? new BigDecimal(n.toString()).toPlainString() : v.toString();
+    // A YAML/JSON number past a double (1e400) reads as Infinity: no BigDecimal spells that.
+    String s = v instanceof Number n && !(n instanceof Double d && !Double.isFinite(d))
+        && !(n instanceof Float f && !Float.isFinite(f)) ? new BigDecimal(n.toString()).toPlainString() : v.toString();
     return "\"" + oneLine(s) + "\"";
   }
 

@@ -36,11 +36,15 @@ final class NullElements {
   }
 
   private static void check(Pod pod, String path, List<?> list) {
-    if (list != null) {
-      int i = list.indexOf(null);
-      if (i >= 0) {
+    if (list == null) {
+      return;
+    }
+    int i = 0;
+    for (Object element : list) { // not indexOf(null): immutable lists (List.of) throw on it
+      if (element == null) {
         throw new ProjectionException(PodProjection.ref(pod) + ": " + path + "[" + i + "] is null");
       }
+      i++;
     }
   }
 }

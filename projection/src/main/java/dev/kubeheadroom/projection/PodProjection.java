@@ -224,6 +224,10 @@ public final class PodProjection {
     Quantity cpuRequestQ = req == null ? null : req.get(CPU);
     long cpuLimit = cpuLimitQ == null ? 0 : cpu(cpuLimitQ, c, "limits");
     long cpuRequest = cpuRequestQ != null ? cpu(cpuRequestQ, c, "requests") : cpuLimit;
+    if (cpuLimit > 0 && cpuLimit < cpuRequest) { // the API server refuses to store it
+      throw new IllegalArgumentException("container " + c.getName() + ": resources.limits.cpu "
+          + CpuQuantity.format(cpuLimit) + " is below resources.requests.cpu " + CpuQuantity.format(cpuRequest));
+    }
     Quantity memLimitQ = lim == null ? null : lim.get(MEMORY);
     Quantity memRequestQ = req == null ? null : req.get(MEMORY);
     boolean memoryGuaranteed = false;

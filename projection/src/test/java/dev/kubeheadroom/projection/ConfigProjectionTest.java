@@ -161,4 +161,13 @@ class ConfigProjectionTest {
 
     assertThat(state.deleted()).isEqualTo(LastGoodConfig.INITIAL);
   }
+
+  @Test
+  void aNumberPastADoubleIsRefusedNamingTheFieldNotAnInternalError() {
+    // 1e400 reads as Infinity (a fuzzer's finding: the refusal's quoting threw)
+    assertThatThrownBy(() -> ConfigProjection.project(config("1e400")))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("spec:").hasMessageContaining("Infinity");
+    assertThatThrownBy(() -> ConfigProjection.project(config("{'deadband':1e400}")))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("spec.deadband:");
+  }
 }

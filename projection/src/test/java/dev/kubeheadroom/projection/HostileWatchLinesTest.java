@@ -87,4 +87,15 @@ class HostileWatchLinesTest {
       }
     });
   }
+
+  @Test
+  void aLimitBelowItsRequestIsAnInvalidPod() {
+    String container = "{\"name\":\"app\",\"resources\":{\"requests\":{\"cpu\":\"2050m\"},\"limits\":{\"cpu\":\"1050m\"}}}";
+    for (List<WatchLogItem> items : bothWays(pod("", "", "[" + container + "]", ""))) {
+      WatchEvent event = (WatchEvent) items.get(0);
+      assertThatThrownBy(() -> PodProjection.project((io.fabric8.kubernetes.api.model.Pod) event.object(), false))
+          .isInstanceOf(ProjectionException.class)
+          .hasMessage("Pod(a/p): container app: resources.limits.cpu 1050m is below resources.requests.cpu 2050m");
+    }
+  }
 }
