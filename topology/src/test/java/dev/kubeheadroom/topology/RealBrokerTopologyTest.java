@@ -108,8 +108,9 @@ class RealBrokerTopologyTest {
       try {
         assertThat(restarted.awaitRunning(Duration.ofSeconds(60))).isTrue();
         List<NodeDecision> all = decisions(kafka, topics, 3);
-        NodeDecision after = all.get(all.size() - 1);
-        assertThat(after.node()).isEqualTo("n2");
+        // Order holds within a partition only: n2's last decision is the one after the restart.
+        NodeDecision after = all.stream().filter(d -> d.node().equals("n2")).reduce((a, b) -> b).orElseThrow();
+        assertThat(all.stream().filter(d -> d.node().equals("n2"))).hasSize(2);
         // n2: 8000 allocatable, requests 1000 + 3000: slack 4000, M 4000 → api-1 2000, api-2 6000.
         assertThat(targets(List.of(after))).containsEntry("api-1", 2000L).containsEntry("api-2", 6000L);
         assertThat(all).as("n1's in-flight targets are not re-sent after the restart").hasSize(3);
