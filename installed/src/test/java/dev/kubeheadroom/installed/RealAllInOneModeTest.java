@@ -12,7 +12,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * fault rows stay on the double ({@link AllInOneModeTest}), which injects them.
  */
 @ResourceLock(RealTier.SERVER_LOCK)
-class RealAllInOneModeTest extends InstalledTier {
+class RealAllInOneModeTest extends RealTier {
   @Override
   Map<String, Object> modeValues() {
     return Map.of("allInOne.enabled", true);
@@ -30,25 +30,5 @@ class RealAllInOneModeTest extends InstalledTier {
     try (Cluster other = Cluster.realOwn()) {
       new TwoReleases(broker, runDir(), modeValues(), ns()).check(other);
     }
-  }
-
-  @Override
-  Cluster startCluster() {
-    return Cluster.real();
-  }
-
-  @Override
-  String ns() {
-    return RealTier.tenantNamespace(mode());
-  }
-
-  @Override
-  String releaseNamespace() {
-    return RealTier.releaseNamespace(mode());
-  }
-
-  @Override
-  String runName() {
-    return RealTier.runName(mode());
   }
 }

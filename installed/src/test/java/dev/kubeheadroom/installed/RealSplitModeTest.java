@@ -10,7 +10,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * fault rows stay on the double ({@link SplitModeTest}), which injects them.
  */
 @ResourceLock(RealTier.SERVER_LOCK)
-class RealSplitModeTest extends InstalledTier {
+class RealSplitModeTest extends RealTier {
   @Override
   Map<String, Object> modeValues() {
     return Map.of();
@@ -19,25 +19,5 @@ class RealSplitModeTest extends InstalledTier {
   @Override
   String mode() {
     return "split";
-  }
-
-  @Override
-  Cluster startCluster() {
-    return Cluster.real();
-  }
-
-  @Override
-  String ns() {
-    return RealTier.tenantNamespace(mode());
-  }
-
-  @Override
-  String releaseNamespace() {
-    return RealTier.releaseNamespace(mode());
-  }
-
-  @Override
-  String runName() {
-    return RealTier.runName(mode());
   }
 }

@@ -7,21 +7,27 @@ package dev.kubeheadroom.installed;
  * cluster at once would manage each other's pods. Each class has namespaces of its own: without
  * the namespace controller a deleted namespace never goes away, so none is reused.
  */
-final class RealTier {
+abstract class RealTier extends InstalledTier {
   /** The JUnit resource the real-server classes lock, so that one runs at a time. */
   static final String SERVER_LOCK = "real-kube-apiserver";
 
-  private RealTier() {}
-
-  static String tenantNamespace(String mode) {
-    return InstalledTier.NS + "-" + mode;
+  @Override
+  Cluster startCluster() {
+    return Cluster.real();
   }
 
-  static String releaseNamespace(String mode) {
-    return Installation.NAMESPACE + "-" + mode;
+  @Override
+  String ns() {
+    return InstalledTier.NS + "-" + mode();
   }
 
-  static String runName(String mode) {
-    return "real-" + mode;
+  @Override
+  String releaseNamespace() {
+    return Installation.NAMESPACE + "-" + mode();
+  }
+
+  @Override
+  String runName() {
+    return "real-" + mode();
   }
 }
