@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the actuator checks a decision against before it resizes (issue #12: whoever can write
+ * What the actuator checks a decision against before it resizes (whoever can write
  * the decisions topic must not be able to resize any pod). Pure. A failed check is a
  * {@code rejected} outcome; the uid check stays {@link ResizePatcher}'s ({@code gone}).
  *

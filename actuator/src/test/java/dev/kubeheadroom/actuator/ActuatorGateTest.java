@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The current config governs the actuator, and the actuator checks each decision against what it
- * can see (issue #12 item 4; actuator DESIGN.md "Rules").
+ * can see (actuator DESIGN.md "Rules").
  */
 @WithKafka
 class ActuatorGateTest {

@@ -34,7 +34,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * {@code audit --at} from checkpoints (issue #14, item 1): for each history length given, a fresh
+ * {@code audit --at} from checkpoints: for each history length given, a fresh
  * embedded broker, {@link AuditBench}'s history with the event density fixed (the span grows
  * with the event count: 5,000,000 events over 156 hours), its checkpoints written to the
  * checkpoints topic as the live topology writes them (re-derived per partition, in parallel:

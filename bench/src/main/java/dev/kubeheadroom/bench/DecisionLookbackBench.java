@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What reading a pod's last decision back from before a checkpoint costs ({@link
- * DecisionLookback}, issue #14): a decisions topic shaped like a 5,000-node cluster's (six
+ * DecisionLookback}): a decisions topic shaped like a 5,000-node cluster's (six
  * partitions, each node deciding every {@code minutes} on average, every record a real decision
  * of a 30-pod node from a replay of {@link AuditBench}'s history, renamed), then look-backs at a
  * cut in the middle and near the end: for a pod of the node's last decisions (found), and for a

@@ -29,7 +29,7 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * The design point through the live stack (issue #18 item 3; a harness {@code main}, not a timed
+ * The design point through the live stack (a harness {@code main}, not a timed
  * test): a cluster of {@code --nodes} nodes × {@code --pods-per-node} pods ({@link DesignPointCluster})
  * created in the API double, then the stages as {@code headroom run} wires them, in this JVM: an
  * embedded broker, two topology instances of one application id ({@link TopologyInstances}),
@@ -167,7 +167,7 @@ public final class DesignPointBench {
    * Restarts a stage that stopped, as the kubelet restarts its container (or {@code headroom run}
    * its stage), and says so: ingest stops when it loses its Lease, e.g. while the API server
    * stalls past the renew deadline, and a run without a restart would measure a pipeline with no
-   * publisher (run 3 of session 9: no resize after the config change).
+   * publisher (a design-point run of 2026-11 saw no resize after the config change).
    */
   private static AutoCloseable supervise(Pipeline pipeline, Report out) {
     Thread thread = new Thread(() -> {

@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>{@link Stage#READ}: {@link WatchLogReader} only, as {@code simulate} reads (the log's bytes
  *       in blocks; plain pods and nodes bound from the bytes, with only the projected fields);
- *   <li>{@link Stage#READ_TEXT}: the same items read the way session 9 read them (a {@code String}
+ *   <li>{@link Stage#READ_TEXT}: the items read as the first streaming reader did (a {@code String}
  *       per line, Jackson's tokenizer): the yardstick for READ, not part of the cumulative chain;
  *   <li>{@link Stage#PROJECT}: + projection of every object into records and the de-duplication
  *       {@code simulate} does (a pod is only sent when its booking changed);

@@ -122,7 +122,7 @@ class CheckpointAuditTest {
     assertThat(r.stderr()).doesNotContain("replaying");
     assertThat(r.stdout()).contains("Pod team-a/web-n1-43 on node n1")
         .contains("Node n1: allocatable 16, booked by 15 pods:");
-    // A figure, not a timed assertion (issue #14: benchmarks print, tests do not time): the
+    // A figure, not a timed assertion (benchmarks print, tests do not time): the
     // in-process CLI run, request to printed explanation; docs/benchmarks.md records it.
     System.out.printf("explain --live answered in %d ms%n", took.toMillis());
   }

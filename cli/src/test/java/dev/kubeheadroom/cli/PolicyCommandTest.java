@@ -84,7 +84,7 @@ class PolicyCommandTest {
 
   @Test
   void requestOnAFullNodeIsQuantizedLikeEveryTarget() {
-    // given issue #17's node: a managed 1005m pod and an unmanaged 1000m pod fill 2 cores
+    // the quantization example's node: a managed 1005m pod and an unmanaged 1000m pod fill 2 cores
     String input = json("{'allocatableMilli': 2000, 'pods': [" + pod("a/x", 1_005) + ", "
         + "{'key': 'a/y', 'requestMilli': 1000, 'currentLimitMilli': 0, 'managed': false, 'userCapMilli': 0}]}");
     // when

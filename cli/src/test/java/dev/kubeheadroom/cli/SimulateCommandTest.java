@@ -106,7 +106,7 @@ class SimulateCommandTest {
   }
 
   /**
-   * Issue #12: quantities near and past the 64-bit millicore range, which the API server accepts
+   * Quantities near and past the 64-bit millicore range, which the API server accepts
    * (apimachinery caps what it cannot hold), never end the run: "huge" (two containers of
    * 9000000000000000 cores) and "beyond" (a request past the range) are skipped by name; a
    * request that is no quantity at all and a line that is no JSON are counted as malformed.

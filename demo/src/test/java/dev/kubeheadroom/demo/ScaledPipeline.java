@@ -73,14 +73,14 @@ final class ScaledPipeline implements AutoCloseable {
    * actuator), of the topology's clients only, and of the brokers.
    */
   record Timings(Map<String, String> groups, Map<String, String> topology, Map<String, String> brokers) {
-    /** Session 10 s, heartbeat 3 s; brokers fenced after 6 s (the figures of docs/running-beside-kafka.md). */
+    /** Sessions of 10 s, heartbeat 3 s; brokers fenced after 6 s (docs/running-beside-kafka.md). */
     static final Timings FIGURES = new Timings(
         Map.of("session.timeout.ms", "10000", "heartbeat.interval.ms", "3000"), Map.of(),
         Map.of("broker.session.timeout.ms", "6000", "broker.heartbeat.interval.ms", "1500"));
 
     /**
      * For a test in verify: the fewest seconds per loss that stay clear of false alarms under load.
-     * Session 4 s (the brokers' floor, {@code group.min.session.timeout.ms}, lowered from 6 s to
+     * Sessions of 4 s (the brokers' floor, {@code group.min.session.timeout.ms}, lowered from 6 s to
      * allow it); brokers fenced after 4 s. A SIGKILLed topology instance leaves its transaction
      * open, and read_committed readers of its partitions (the survivor's restore, the actuators)
      * wait until the coordinator aborts it: after {@code transaction.timeout.ms} (Streams' 10 s,

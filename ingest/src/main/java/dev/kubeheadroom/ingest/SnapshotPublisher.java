@@ -98,7 +98,7 @@ public final class SnapshotPublisher {
    * became leader, or after Kafka lost records. Paced by the sink's buffer between nodes: the
    * re-publish waits for a half-empty buffer before a node's pods ({@link KafkaSink#awaitRoom}),
    * so no such wait falls between two of them (a pause there longer than the topology's debounce
-   * decided the node on part of its pods: session 9's design point, 6 nodes). Inside a node it
+   * decided the node on part of its pods: a design-point run of 2026-11, 6 nodes). Inside a node it
    * waits only while the buffer is {@value #NEARLY_FULL} full, which a node's pods reach only
    * when they are more than a quarter of the buffer (a tiny buffer): it never overflows.
    */

@@ -68,7 +68,7 @@ class InitialListPagingTest {
     // and the re-publish sends a node's pods together (the seeded order, and the cache's, spreads
     // each node's over the whole list): a topology filling an empty booking reads all of a node's
     // pods within one debounce period and decides the node once, on all of them, instead of on the
-    // few read before it went quiet (docs/benchmarks.md, design point, session 9)
+    // few read before it went quiet (docs/benchmarks.md, design point)
     Map<Integer, List<String>> nodesByPartition = new TreeMap<>();
     records.stream().filter(r -> r.value() instanceof PodSnapshot).limit(PODS)
         .forEach(r -> nodesByPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.key()));

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A new leader's re-publish waits for room in the sink's buffer only between nodes: a wait inside
  * a node's pods, longer than the topology's debounce, had the node decided on part of them
- * (session 9's design point: 6 nodes grown to the cap and shrunk back during the initial sync).
+ * (a design-point run: 6 nodes grown to the cap and shrunk back during the initial sync).
  */
 class RepublishPacingTest {
 

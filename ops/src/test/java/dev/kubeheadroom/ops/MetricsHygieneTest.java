@@ -9,7 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Cardinality and naming rules of the scrape (issue #15 item 2). */
+/** Cardinality and naming rules of the scrape (docs/observability.md). */
 class MetricsHygieneTest {
   private final PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
 

@@ -14,7 +14,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * The API server accepts CPU quantities up to the 64-bit millicore range (issue #12): over that
+ * The API server accepts CPU quantities up to the 64-bit millicore range: over that
  * whole range the policy and the planner give an answer, never an exception, and keep their
  * invariants. Sums saturate at {@link Long#MAX_VALUE} ({@link Saturating}).
  */

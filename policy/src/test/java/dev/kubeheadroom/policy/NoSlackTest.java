@@ -52,7 +52,7 @@ class NoSlackTest {
 
   @ParameterizedTest(name = "request {0}m → {1}m")
   @CsvSource({
-    "1005, 1010", // the issue #17 example: rounds half up to the grid
+    "1005, 1010", // the quantization example: rounds half up to the grid
     "1004, 1004", // rounding down would go below the request: the request stays
     "1235, 1240",
     "1000, 1000",

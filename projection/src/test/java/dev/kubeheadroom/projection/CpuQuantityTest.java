@@ -65,7 +65,7 @@ class CpuQuantityTest {
 
   /**
    * A quantity read off a stored object: rounded up as the API server rounds CPU, clamped past a
-   * long of millicores, and 0 (never an exception) when missing or unreadable (issue #12). These
+   * long of millicores, and 0 (never an exception) when missing or unreadable. These
    * cases were the actuator's own conversion's, which this one replaced.
    */
   @ParameterizedTest(name = "{0} is {1}m")

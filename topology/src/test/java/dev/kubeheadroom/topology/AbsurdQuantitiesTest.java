@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #12: the API server accepts CPU requests up to the 64-bit millicore range (two
+ * Absurd quantities: the API server accepts CPU requests up to the 64-bit millicore range (two
  * containers of 9000000000000000 cores bound to a node are a valid pod). Such a pod must not stop
  * the topology: it is a named skip, the node's booking saturates, and the next events still flow.
  */

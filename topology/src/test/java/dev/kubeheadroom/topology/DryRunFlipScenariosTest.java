@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * dryRun flipped on over a backlog of enforcing decisions, then off again (issue #12; the fault
+ * dryRun flipped on over a backlog of enforcing decisions, then off again (the fault
  * suite's "dryRun flipped on over a backlog" row). The actuator, governed by the current config,
  * answers each enforcing decision of the backlog {@code dry-run} and resizes nothing
  * (DecisionGate); once enforcing again, the topology decides the pod anew from the limit it

@@ -138,7 +138,7 @@ class BirthLimitTest {
 
   @Test
   void quantitiesNearAndPastTheLongRangeGiveADecisionNeverAnException() {
-    // issue #12: the API server stores such quantities (apimachinery caps what int64 cannot hold)
+    // the API server stores such quantities (apimachinery caps what int64 cannot hold)
     BirthDecision huge = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "1e30"),
         "9000000000000000", null, "9000000000000000", null, "1e30", "1e30"), limitRanged(0, Long.MAX_VALUE, 1_500),
         enforcing());

@@ -47,7 +47,7 @@ import java.util.function.Function;
 
 /**
  * The decision in its plain form, as it was before the decision read per-snapshot facts and
- * columns (session 11): every gate judged per pod per decision from the snapshot, a view and a
+ * columns: every gate judged per pod per decision from the snapshot, a view and a
  * {@link PodInput} per pod, the record entry point of the policy, a map of views. The yardstick
  * {@link NodeDeciderRowsTest} holds {@link NodeDecider} to; not used by the product.
  */
