@@ -175,13 +175,7 @@ public final class KubeletDouble implements AutoCloseable {
         actuationDelay.isZero(), clock.instant().toString());
     String namespace = pod.path("metadata").path("namespace").asText();
     String name = pod.path("metadata").path("name").asText();
-    if (effect.deferred() != null) {
-      if (effect.deferred()) {
-        deferred.add(namespace + "/" + name);
-      } else {
-        deferred.remove(namespace + "/" + name);
-      }
-    }
+    effect.recordDeferral(deferred, namespace + "/" + name);
     if (effect.actuateLater()) {
       actuateLater(uid, namespace, name);
     }

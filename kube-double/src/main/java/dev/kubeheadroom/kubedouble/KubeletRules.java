@@ -8,6 +8,7 @@ import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
 import dev.kubeheadroom.kubedouble.ResizeAdmission.Decision;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a kubelet does to a pod's status, as a pure function of the pod, its node and the node's
@@ -44,6 +45,15 @@ public final class KubeletRules {
    */
   public record Effect(Boolean deferred, boolean actuateLater) {
     public static final Effect NONE = new Effect(null, false);
+
+    /** Keeps {@code deferredKeys} the pods whose last resize decision was Deferred. */
+    public void recordDeferral(Set<String> deferredKeys, String key) {
+      if (Boolean.TRUE.equals(deferred)) {
+        deferredKeys.add(key);
+      } else if (Boolean.FALSE.equals(deferred)) {
+        deferredKeys.remove(key);
+      }
+    }
   }
 
   private KubeletRules() {}

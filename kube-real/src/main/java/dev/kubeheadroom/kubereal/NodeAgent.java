@@ -195,13 +195,7 @@ public final class NodeAgent implements AutoCloseable {
     KubeletRules.Effect effect = KubeletRules.reconcile(after, view,
         programs.getOrDefault(pod.getSpec().getNodeName(), ResizeProgram.APPLY),
         actuating.contains(uid), actuationDelay.isZero(), clock.instant().toString());
-    if (effect.deferred() != null) {
-      if (effect.deferred()) {
-        deferred.add(key);
-      } else {
-        deferred.remove(key);
-      }
-    }
+    effect.recordDeferral(deferred, key);
     if (!after.equals(before)) {
       try {
         client.pods().inNamespace(pod.getMetadata().getNamespace())
