@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The naive model of issue #14 item 3: a single-threaded dictionary replay of a watch log.
+"""The naive model simulate's replay rate is compared with (docs/benchmarks.md): a single-threaded dictionary replay of a watch log.
 
 Plain Python, no dependencies. Reads the same log as `headroom simulate` (one watch event per
 line), keeps per-node dictionaries of pod requests and applies the proportional policy's core

@@ -55,7 +55,7 @@ final class GroupShare implements ConsumerRebalanceListener {
   /**
    * The partition count now, or the last one read when the lookup fails transiently: a metadata
    * fetch timing out while a broker restarts must not kill the stage from inside a rebalance
-   * (it did: #12's restart test), and the count changes only when partitions are added.
+   * (it did, in the broker-restart test), and the count changes only when partitions are added.
    */
   private int partitions() {
     try {

@@ -41,7 +41,7 @@ class GroupShareTest {
     assertThat(GroupShare.of(1, 4)).isEqualTo(0.25);
   }
 
-  // #12: a metadata fetch timing out while a broker restarted escaped onPartitionsRevoked and the
+  // A metadata fetch timing out while a broker restarted escaped onPartitionsRevoked and the
   // actuator exited. The count changes only when partitions are added: the last one read serves.
   @Test
   void aMetadataTimeoutInARebalanceKeepsTheLastPartitionCount() {

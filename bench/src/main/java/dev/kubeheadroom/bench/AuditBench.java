@@ -45,7 +45,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * {@code headroom audit --at} over a week of input events (the issue's target: 1,000,000 events
+ * {@code headroom audit --at} over a week of input events (the target: 1,000,000 events
  * in ≤ 30 s). Starts an {@link EmbeddedKafka}, creates the topics ({@link TopicBootstrap}, six
  * partitions), produces a synthetic but shaped-like-ingest history, then times
  * {@link Audit#replay} over a {@link TopicHistory} to the last event, the same code path as the

@@ -26,7 +26,7 @@ import java.util.Random;
  * double and kubelet over HTTP) at the real default config, speed 1: {@code pods} pods arrive at
  * a steady {@code rate} per second, each bound at creation to the least-allocated of {@code nodes}
  * nodes, and the run reports, from {@link DemoRun}'s summary: bind → first limit change p50 / p99,
- * resize calls, API writes per scheduling event and decisions. Target (issue): p99 ≤ debounce
+ * resize calls, API writes per scheduling event and decisions. Target: p99 ≤ debounce
  * period + 1 s = 3 s.
  *
  * <p>CPU requests and node sizes come from the Alibaba openb trace when its directory is given

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * RBAC exactly as docs/design/headroom-design.txt §9.4 (plus the HeadroomConfig and Lease access the brief lists), and
+ * RBAC exactly as docs/design/headroom-design.txt §9.4 (plus the HeadroomConfig and Lease access the stages need), and
  * split by stage: each grant is written "group/resource verb".
  */
 class RbacTest {
