@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Namespace and LimitRange keys → the {@link ClusterProjector} ({@link NamespaceInfo} on the
@@ -20,8 +18,6 @@ import org.slf4j.LoggerFactory;
  * called by the {@link IngestLoop} only, under the projector's monitor.
  */
 public final class NamespaceTracker {
-  private static final Logger LOG = LoggerFactory.getLogger(NamespaceTracker.class);
-
   private final ClusterProjector projector;
   private final IngestMetrics metrics;
   private final Indexer<Namespace> namespaces;
@@ -46,27 +42,16 @@ public final class NamespaceTracker {
       projector.namespaceDeleted(name);
       return;
     }
-    try {
-      count(projector.namespace(namespace), countChurn);
-    } catch (ProjectionException e) {
-      invalid(e);
-    }
+    Projected.counted(metrics, "namespace", countChurn, () -> projector.namespace(namespace));
   }
 
   /** The LimitRange of {@code key} added, changed or gone: its namespace's info again if that changed it. */
   void limitRange(String key) {
-    LimitRange limitRange = limitRanges.getByKey(key);
-    try {
-      if (limitRange != null) {
-        count(projector.limitRange(limitRange, false), true);
-      } else {
-        int slash = key.indexOf('/');
-        count(projector.limitRange(new LimitRangeBuilder().withNewMetadata().withNamespace(key.substring(0, slash))
-            .withName(key.substring(slash + 1)).endMetadata().build(), true), true);
-      }
-    } catch (ProjectionException e) {
-      invalid(e);
-    }
+    LimitRange cached = limitRanges.getByKey(key);
+    int slash = key.indexOf('/');
+    LimitRange limitRange = cached != null ? cached : new LimitRangeBuilder().withNewMetadata()
+        .withNamespace(key.substring(0, slash)).withName(key.substring(slash + 1)).endMetadata().build();
+    Projected.counted(metrics, "namespace", true, () -> projector.limitRange(limitRange, cached == null));
   }
 
   /**
@@ -93,16 +78,5 @@ public final class NamespaceTracker {
   /** Names of the namespaces in the cache. */
   List<String> names() {
     return namespaces.listKeys();
-  }
-
-  private void count(ClusterProjector.Outcome outcome, boolean countChurn) {
-    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
-      metrics.churn("namespace");
-    }
-  }
-
-  private void invalid(ProjectionException e) {
-    metrics.invalid("namespace");
-    LOG.warn("not published: {}", e.getMessage());
   }
 }

@@ -1,13 +1,10 @@
 package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.projection.ClusterProjector;
-import dev.kubeheadroom.projection.ProjectionException;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Node keys → the {@link ClusterProjector} (a snapshot on the {@code nodes} topic when allocatable
@@ -16,8 +13,6 @@ import org.slf4j.LoggerFactory;
  * by the {@link IngestLoop} only, under the projector's monitor.
  */
 public final class NodePublisher {
-  private static final Logger LOG = LoggerFactory.getLogger(NodePublisher.class);
-
   private final ClusterProjector projector;
   private final IngestMetrics metrics;
   private final Indexer<Node> nodes;
@@ -39,17 +34,7 @@ public final class NodePublisher {
       projector.nodeDeleted(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build());
       return;
     }
-    ClusterProjector.Outcome outcome;
-    try {
-      outcome = projector.node(node);
-    } catch (ProjectionException e) {
-      metrics.invalid("node");
-      LOG.warn("not published: {}", e.getMessage());
-      return;
-    }
-    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
-      metrics.churn("node");
-    }
+    Projected.counted(metrics, "node", countChurn, () -> projector.node(node));
   }
 
   /** Forgets what was published: the next reconcile of each node publishes it again. */

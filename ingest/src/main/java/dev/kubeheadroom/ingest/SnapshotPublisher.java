@@ -1,7 +1,6 @@
 package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.projection.ClusterProjector;
-import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.schemas.NodeSync;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -17,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Pod keys (and the VPAs that re-judge pods) → the {@link ClusterProjector}, which decides what the
@@ -33,7 +30,6 @@ import org.slf4j.LoggerFactory;
  * last projected for it.
  */
 public final class SnapshotPublisher {
-  private static final Logger LOG = LoggerFactory.getLogger(SnapshotPublisher.class);
   /** Pods by node name (unbound ones first), then by key: the order a VPA re-judges them in. */
   static final Comparator<Pod> BY_NODE = Comparator.comparing(SnapshotPublisher::nodeOf)
       .thenComparing(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
@@ -71,17 +67,7 @@ public final class SnapshotPublisher {
     if (pod == null) {
       return;
     }
-    ClusterProjector.Outcome outcome;
-    try {
-      outcome = projector.pod(pod);
-    } catch (ProjectionException e) {
-      metrics.invalid("pod");
-      LOG.warn("not published: {}", e.getMessage());
-      return;
-    }
-    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
-      metrics.churn("pod");
-    }
+    Projected.counted(metrics, "pod", countChurn, () -> projector.pod(pod));
   }
 
   /**
