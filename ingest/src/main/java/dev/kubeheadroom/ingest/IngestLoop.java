@@ -144,23 +144,23 @@ final class IngestLoop implements AutoCloseable {
 
   /** Works one batch (see the class comment). */
   void work(List<Work> batch) throws InterruptedException {
-    String resync = null;
+    List<String> resyncs = new ArrayList<>(); // one re-publish serves every reason asked
     boolean nodeSyncs = false;
     Map<Kind, List<String>> keys = new EnumMap<>(Kind.class);
     for (Work work : batch) {
-      if (work instanceof Resync r && resync == null) {
-        resync = r.reason();
+      if (work instanceof Resync r) {
+        resyncs.add(r.reason());
       } else if (work instanceof NodeSyncs) {
         nodeSyncs = true;
       } else if (work instanceof Key k) {
         keys.computeIfAbsent(k.kind(), kind -> new ArrayList<>()).add(k.key());
       }
     }
-    if (resync != null) {
-      republish(resync);
+    if (!resyncs.isEmpty()) {
+      republish(resyncs);
     }
     // after a re-publish, which read the caches as they are, a key changes nothing: not churn
-    boolean churn = resync == null;
+    boolean churn = resyncs.isEmpty();
     for (Map.Entry<Kind, List<String>> entry : keys.entrySet()) {
       if (entry.getKey() == Kind.POD) {
         for (List<String> group : podGroups(entry.getValue())) {
@@ -170,7 +170,7 @@ final class IngestLoop implements AutoCloseable {
         step(() -> entry.getValue().forEach(key -> reconcile(entry.getKey(), key, churn)));
       }
     }
-    if (nodeSyncs && resync == null && publishing.getAsBoolean()) {
+    if (nodeSyncs && resyncs.isEmpty() && publishing.getAsBoolean()) {
       syncNodes();
     }
   }
@@ -191,7 +191,7 @@ final class IngestLoop implements AutoCloseable {
    * node at a time, then a node sync per node. Paced by the sink's buffer, waiting for room only
    * between groups, never inside a node's pods (docs/design/pipeline.md, "Publish order").
    */
-  private void republish(String reason) throws InterruptedException {
+  private void republish(List<String> reasons) throws InterruptedException {
     if (!publishing.getAsBoolean()) {
       return;
     }
@@ -216,8 +216,9 @@ final class IngestLoop implements AutoCloseable {
     }
     out.awaitRoom(); // the node syncs find room (a tiny buffer left full would overflow on them)
     syncNodes();
-    metrics.resync(reason); // counted once done: "a re-publish ran" means everything it read is sent
-    LOG.info("full re-publish ({}) done in {} ms", reason, Duration.ofNanos(System.nanoTime() - started).toMillis());
+    reasons.forEach(metrics::resync); // counted once done: "a re-publish ran" means all it read is sent
+    LOG.info("full re-publish ({}) done in {} ms", String.join(", ", reasons),
+        Duration.ofNanos(System.nanoTime() - started).toMillis());
   }
 
   /** The keys a node at a time; a node of more pods than half the buffer holds in slices of that. */
