@@ -4,6 +4,7 @@ import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ public final class ConfigTracker {
 
   private final ClusterProjector projector;
   private final IngestMetrics metrics;
+  private final Store<GenericKubernetesResource> objects;
   private Evaluation evaluated; // the cluster object last judged; null: none; guarded by projector
 
   /**
@@ -48,54 +50,53 @@ public final class ConfigTracker {
     }
   }
 
-  ConfigTracker(ClusterProjector projector, IngestMetrics metrics) {
+  /** @param objects the HeadroomConfig informer's cache; null when the API is not served */
+  ConfigTracker(ClusterProjector projector, IngestMetrics metrics, Store<GenericKubernetesResource> objects) {
     this.projector = projector;
     this.metrics = metrics;
+    this.objects = objects;
   }
 
-  public void changed(GenericKubernetesResource object) {
-    synchronized (projector) {
-      metrics.event("config");
-      String name = object.getMetadata() == null ? null : object.getMetadata().getName();
-      boolean cluster = HeadroomKeys.CONFIG_NAME.equals(name);
-      if (cluster && alreadyEvaluated(object)) {
-        return; // same spec generation (a status write or a resync): nothing new to judge
-      }
-      LastGoodConfig before = projector.configState();
-      ClusterProjector.ConfigVerdict verdict = projector.config(object);
-      LastGoodConfig next = verdict.state();
-      if (cluster) {
-        evaluated = new Evaluation(uid(object), generation(object), next.refusal());
-      }
-      if (next.refused()) {
-        metrics.refusal();
-        LOG.warn("HeadroomConfig({}) refused, config generation {} stays in force: {}",
-            name, before.config().generation(), next.refusal());
-        return;
-      }
-      if (before.config().generation() != next.config().generation() || before.refused()) {
-        LOG.info("HeadroomConfig({}) generation {} accepted", name, next.config().generation());
-      }
-      count(verdict.outcome());
-    }
-  }
-
-  public void deleted(GenericKubernetesResource object) {
-    synchronized (projector) {
-      metrics.event("config");
-      if (object.getMetadata() != null && HeadroomKeys.CONFIG_NAME.equals(object.getMetadata().getName())) {
+  /**
+   * The HeadroomConfig named {@code name} as the cache has it now, judged; gone, the defaults
+   * when it is {@value HeadroomKeys#CONFIG_NAME}. Called by the {@link IngestLoop} only, under the
+   * projector's monitor.
+   */
+  void reconcile(String name) {
+    GenericKubernetesResource object = objects == null ? null : objects.getByKey(name);
+    if (object == null) {
+      if (HeadroomKeys.CONFIG_NAME.equals(name)) {
         LOG.info("HeadroomConfig({}) deleted: defaults (dry-run) in force", HeadroomKeys.CONFIG_NAME);
         evaluated = null;
         count(projector.configDeleted());
       }
+      return;
     }
+    boolean cluster = HeadroomKeys.CONFIG_NAME.equals(name);
+    if (cluster && alreadyEvaluated(object)) {
+      return; // same spec generation (a status write or a resync): nothing new to judge
+    }
+    LastGoodConfig before = projector.configState();
+    ClusterProjector.ConfigVerdict verdict = projector.config(object);
+    LastGoodConfig next = verdict.state();
+    if (cluster) {
+      evaluated = new Evaluation(uid(object), generation(object), next.refusal());
+    }
+    if (next.refused()) {
+      metrics.refusal();
+      LOG.warn("HeadroomConfig({}) refused, config generation {} stays in force: {}",
+          name, before.config().generation(), next.refusal());
+      return;
+    }
+    if (before.config().generation() != next.config().generation() || before.refused()) {
+      LOG.info("HeadroomConfig({}) generation {} accepted", name, next.config().generation());
+    }
+    count(verdict.outcome());
   }
 
-  /** Publishes the config in force again (new leader, or Kafka lost records). */
-  public void republishAll() {
-    synchronized (projector) {
-      count(projector.republishConfig());
-    }
+  /** Publishes the config in force again (new leader, or Kafka lost records); under the monitor. */
+  void republish() {
+    count(projector.republishConfig());
   }
 
   /** The verdict on the {@code cluster} object as last seen; empty when there is none. */

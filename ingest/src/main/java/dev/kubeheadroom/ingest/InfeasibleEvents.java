@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * elsewhere (another actor's resize) is not Headroom's to announce. The state is one uid per pod in
  * an episode, dropped when the episode ends or the pod is deleted.
  *
- * <p>Writes run on one daemon thread behind a bounded queue, never on an informer thread or under
- * the publisher's lock. A write that fails (or does not fit the queue) is logged and counted and
+ * <p>The {@link IngestLoop} shows it each pod snapshot after handing the snapshot to the sink,
+ * outside any lock; writes run on one daemon thread behind a bounded queue, so the loop never
+ * waits for the API server. A write that fails (or does not fit the queue) is logged and counted and
  * not retried: the event is a courtesy; the backoff does not depend on it.
  */
 final class InfeasibleEvents implements AutoCloseable {

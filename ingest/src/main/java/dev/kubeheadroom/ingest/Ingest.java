@@ -2,7 +2,6 @@ package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.PodEvents;
-import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
@@ -12,8 +11,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * opens the Kafka sink and publishes everything it has (a full re-publish, then a node sync per
  * node), then changes as they come and a node sync every resync period; it also keeps the
  * HeadroomConfig's status ({@link ConfigStatusWriter}) and writes the {@code ResizeInfeasible}
- * pod events ({@link InfeasibleEvents}). The caller owns the client and the registry.
+ * pod events ({@link InfeasibleEvents}). Informer handlers only queue keys; one {@link IngestLoop}
+ * projects and publishes. The caller owns the client and the registry.
  */
 public final class Ingest implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -74,10 +72,7 @@ public final class Ingest implements AutoCloseable {
   private final CompletableFuture<String> terminated = new CompletableFuture<>();
   private final List<Watched> informers = new ArrayList<>();
 
-  private final SnapshotPublisher pods;
-  private final NodePublisher nodes;
-  private final NamespaceTracker namespaces;
-  private final ConfigTracker config;
+  private final IngestLoop loop;
   private final InfeasibleEvents infeasible;
   private final boolean vpaServed;
   private final boolean configServed;
@@ -94,11 +89,12 @@ public final class Ingest implements AutoCloseable {
     this.settings = settings;
     this.metrics = new IngestMetrics(registry, shared);
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "headroom-ingest-resync");
+      Thread t = new Thread(r, "headroom-ingest-leader");
       t.setDaemon(true);
       return t;
     });
-    this.sink = new KafkaSink(settings, metrics, reason -> executor.execute(() -> resync(reason)));
+    WorkQueue queue = new WorkQueue();
+    this.sink = new KafkaSink(settings, metrics, reason -> queue.add(new WorkQueue.Resync(reason)));
 
     SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new StrippedPodStore(new PodFieldStripper()));
@@ -109,40 +105,40 @@ public final class Ingest implements AutoCloseable {
     this.infeasible = new InfeasibleEvents(
         new PodEvents(client, Clock.systemUTC(), InfeasibleEvents.REPORTING_CONTROLLER, settings.lease().identity()),
         metrics, this::publishing, this::managed);
-    IngestOutput output = new IngestOutput(settings.topics(), sink, metrics, infeasible);
-    Indexer<Pod> podCache = podInformer.getIndexer();
-    ClusterProjector projector = new ClusterProjector(output,
-        ns -> podCache.byIndex(Cache.NAMESPACE_INDEX, ns), ClusterProjector.AppliedLimits.NONE);
-    this.nodes = new NodePublisher(projector, sink, metrics, nodeInformer.getIndexer());
-    this.namespaces = new NamespaceTracker(projector, sink, metrics, nsInformer.getIndexer(),
-        lrInformer.getIndexer());
-    this.config = new ConfigTracker(projector, metrics);
-    this.pods = new SnapshotPublisher(projector, output, sink, metrics, podCache, infeasible);
-
     vpaServed = ApiDiscovery.serves(client, VPA.getGroup() + "/" + VPA.getVersion(), VPA.getKind());
     configServed = ApiDiscovery.serves(client,
         HEADROOM_CONFIG.getGroup() + "/" + HEADROOM_CONFIG.getVersion(), HEADROOM_CONFIG.getKind());
+    SharedIndexInformer<GenericKubernetesResource> vpaInformer = null;
     if (vpaServed) {
-      SharedIndexInformer<GenericKubernetesResource> vpaInformer =
-          client.genericKubernetesResources(VPA).inAnyNamespace().runnableInformer(0);
-      vpaInformer.addEventHandler(EventHandlers.of(vpa -> pods.vpa(vpa, false), vpa -> pods.vpa(vpa, true)));
-      watch("VerticalPodAutoscaler", vpaInformer, true);
+      vpaInformer = client.genericKubernetesResources(VPA).inAnyNamespace().runnableInformer(0);
+      vpaInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.VPA, "vpa", metrics));
     } else {
       LOG.warn("VerticalPodAutoscaler API ({}/{}) not served: no pod is marked as VPA-controlled",
           VPA.getGroup(), VPA.getVersion());
     }
     if (configServed) {
       configInformer = client.genericKubernetesResources(HEADROOM_CONFIG).runnableInformer(0);
-      configInformer.addEventHandler(EventHandlers.of(config::changed, config::deleted));
-      watch("HeadroomConfig", configInformer, true);
+      configInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.CONFIG, "config", metrics));
     } else {
       LOG.warn("HeadroomConfig API ({}/{}) not served: the defaults (dry-run) are in force",
           HEADROOM_CONFIG.getGroup(), HEADROOM_CONFIG.getVersion());
     }
-    nodeInformer.addEventHandler(EventHandlers.of(nodes::changed, nodes::deleted));
-    nsInformer.addEventHandler(EventHandlers.of(namespaces::namespaceChanged, namespaces::namespaceDeleted));
-    lrInformer.addEventHandler(EventHandlers.of(namespaces::limitRangeChanged, namespaces::limitRangeDeleted));
-    podInformer.addEventHandler(EventHandlers.of(pods::changed, pods::deleted));
+    this.loop = new IngestLoop(queue, new IngestLoop.Caches(podInformer.getIndexer(), nodeInformer.getIndexer(),
+        nsInformer.getIndexer(), lrInformer.getIndexer(), vpaInformer == null ? null : vpaInformer.getStore(),
+        configInformer == null ? null : configInformer.getStore()),
+        new IngestOutput(settings.topics(), sink, metrics), infeasible, metrics, this::publishing,
+        settings.bufferCapacity());
+    loop.start();
+    nodeInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.NODE, "node", metrics));
+    nsInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.NAMESPACE, "namespace", metrics));
+    lrInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.LIMIT_RANGE, "limitrange", metrics));
+    podInformer.addEventHandler(EventHandlers.enqueue(queue, WorkQueue.Kind.POD, "pod", metrics));
+    if (vpaInformer != null) {
+      watch("VerticalPodAutoscaler", vpaInformer, true);
+    }
+    if (configInformer != null) {
+      watch("HeadroomConfig", configInformer, true);
+    }
     watch("Node", nodeInformer, false);
     watch("Namespace", nsInformer, false);
     watch("LimitRange", lrInformer, false);
@@ -205,7 +201,7 @@ public final class Ingest implements AutoCloseable {
 
   /** The HeadroomConfig in force and the last refusal's one-line reason, if any. */
   public dev.kubeheadroom.projection.LastGoodConfig configState() {
-    return config.state();
+    return loop.config().state();
   }
 
   /** The ResizeInfeasible event writer (for tests). */
@@ -220,7 +216,7 @@ public final class Ingest implements AutoCloseable {
 
   /** The pod publisher (for diagnostics and tests). */
   SnapshotPublisher podPublisher() {
-    return pods;
+    return loop.pods();
   }
 
   private void watch(String kind, SharedIndexInformer<?> informer, boolean optional) {
@@ -269,7 +265,7 @@ public final class Ingest implements AutoCloseable {
 
   /** Whether the config in force manages pods of {@code namespace} (as the caches have it). */
   private boolean managed(String namespace) {
-    return config.state().config().manages(namespaces.current(namespace));
+    return loop.config().state().config().manages(loop.namespaces().current(namespace));
   }
 
   /** Became leader: wait for the caches, open the sink, publish everything, sync nodes. */
@@ -298,13 +294,12 @@ public final class Ingest implements AutoCloseable {
       return; // another instance holds the Lease already: the elector tells this one it lost
     }
     LOG.info("leading with epoch {}", epoch.getAsLong());
-    pods.claimForRepublish(); // the re-publish below sends every cached pod, a node's together
     sink.open(epoch.getAsLong());
     metrics.leader(true);
-    resync("leader");
+    loop.resync("leader");
     startStatusWriter();
     long period = settings.resyncPeriod().toMillis();
-    nodeSyncs = executor.scheduleAtFixedRate(this::nodeSync, period, period, TimeUnit.MILLISECONDS);
+    nodeSyncs = executor.scheduleAtFixedRate(loop::nodeSyncDue, period, period, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -330,7 +325,7 @@ public final class Ingest implements AutoCloseable {
     SharedIndexInformer<GenericKubernetesResource> informer = configInformer;
     statusWriter = new ConfigStatusWriter(client,
         () -> informer.getStore().getByKey(HeadroomKeys.CONFIG_NAME),
-        config::evaluation, settings, metrics, Clock.systemUTC());
+        loop.config()::evaluation, settings, metrics, Clock.systemUTC());
     statusWriter.start();
   }
 
@@ -338,33 +333,6 @@ public final class Ingest implements AutoCloseable {
     if (statusWriter != null) {
       statusWriter.close();
       statusWriter = null;
-    }
-  }
-
-  /** A full re-publish: nodes, namespaces, config, every pod, then a node sync per node. */
-  private void resync(String reason) {
-    if (!leader.leading() || terminated.isDone()) {
-      return;
-    }
-    long started = System.nanoTime();
-    try {
-      nodes.republishAll();
-      namespaces.republishAll();
-      config.republishAll();
-      pods.republishAll();
-      pods.syncNodes(nodes.names());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    metrics.resync(reason); // counted once done, so "a re-publish ran" means everything it read is sent
-    LOG.info("full re-publish ({}) done in {} ms", reason,
-        Duration.ofNanos(System.nanoTime() - started).toMillis());
-  }
-
-  private void nodeSync() {
-    if (leader.leading() && !terminated.isDone()) {
-      pods.syncNodes(nodes.names());
     }
   }
 
@@ -389,6 +357,7 @@ public final class Ingest implements AutoCloseable {
     stopStatusWriter();
     metrics.leader(false);
     executor.shutdownNow();
+    loop.close();
     infeasible.close();
     sink.close(Duration.ofSeconds(5));
     leader.close();

@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  *   <li>{@value #PUBLISHED}{@code {record}} [headroom_ingest_published_total]: records handed to
  *       Kafka; record = pod, pod-removed, node-sync, node, node-removed, namespace,
  *       namespace-deleted, config, config-deleted
- *   <li>{@value #CHURN}{@code {kind}} [headroom_ingest_churn_dropped_total]: events that changed
- *       nothing a decision depends on, so nothing was published
+ *   <li>{@value #CHURN}{@code {kind}} [headroom_ingest_churn_dropped_total]: keys worked that
+ *       changed nothing a decision depends on, so nothing was published (events for one key while
+ *       it waits are worked once)
  *   <li>{@value #DEFERRED} [headroom_resize_deferred_pods]: pods whose last snapshot shows the
  *       kubelet's {@code PodResizePending/Deferred}
  *   <li>{@value #REFUSALS} [headroom_config_refusals_total]: HeadroomConfig objects refused

@@ -1,7 +1,12 @@
 package dev.kubeheadroom.ingest;
 
-import dev.kubeheadroom.projection.ClusterProjector;
-import dev.kubeheadroom.projection.ProjectionException;
+import dev.kubeheadroom.projection.Emissions.ConfigEmitted;
+import dev.kubeheadroom.projection.Emissions.Emission;
+import dev.kubeheadroom.projection.Emissions.NamespaceEmitted;
+import dev.kubeheadroom.projection.Emissions.NodeEmitted;
+import dev.kubeheadroom.projection.Emissions.PodEmitted;
+import dev.kubeheadroom.projection.Emissions.PodRemovedEmitted;
+import dev.kubeheadroom.projection.Emissions.PodUnreadable;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
@@ -10,20 +15,16 @@ import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
 import dev.kubeheadroom.schemas.NodeSync;
-import dev.kubeheadroom.schemas.PodRemoved;
-import dev.kubeheadroom.schemas.PodSnapshot;
-import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.Topics;
-import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the {@link ClusterProjector} emits → the Kafka sink, stamped with the leader's epoch and
- * counted; each published pod snapshot is also shown to {@link InfeasibleEvents} (the {@code
- * ResizeInfeasible} event) and to the resize metrics. Called under the projector's monitor.
+ * What the projector emitted → the Kafka sink, stamped with the leader's epoch and counted, in
+ * the order given. Called by the {@link IngestLoop} only.
  */
-final class IngestOutput implements ClusterProjector.Output {
+final class IngestOutput implements IngestLoop.Publisher {
   private static final Logger LOG = LoggerFactory.getLogger(IngestOutput.class);
   private static final JsonSerde<NodeEvent> EVENTS = HeadroomSerdes.nodeEvents();
   private static final JsonSerde<NamespaceInfo> NAMESPACES = HeadroomSerdes.namespaces();
@@ -32,73 +33,55 @@ final class IngestOutput implements ClusterProjector.Output {
   private final Topics topics;
   private final KafkaSink sink;
   private final IngestMetrics metrics;
-  private final InfeasibleEvents infeasible;
-  private volatile int deferred; // written under the projector's monitor
 
-  IngestOutput(Topics topics, KafkaSink sink, IngestMetrics metrics, InfeasibleEvents infeasible) {
+  IngestOutput(Topics topics, KafkaSink sink, IngestMetrics metrics) {
     this.topics = topics;
     this.sink = sink;
     this.metrics = metrics;
-    this.infeasible = infeasible;
-  }
-
-  /** Pods whose last published snapshot shows the kubelet deferred a resize. */
-  int deferred() {
-    return deferred;
-  }
-
-  /** The projector forgot what it published for pods. */
-  void podsForgotten() {
-    deferred = 0;
   }
 
   @Override
-  public void node(String node, NodeEvent event) {
-    sendEvent(topics.nodes(), node, event, event instanceof NodeRemoved ? "node-removed" : "node");
-  }
-
-  @Override
-  public void pod(PodSnapshot snapshot, PodSnapshot previous, Pod source) {
-    int change = (snapshot.resize() == ResizeStatus.DEFERRED ? 1 : 0)
-        - (previous != null && previous.resize() == ResizeStatus.DEFERRED ? 1 : 0);
-    deferred += change;
-    metrics.kubeletResize(snapshot.namespace(), snapshot.name(), snapshot.resize());
-    infeasible.observe(snapshot, source); // a change of resize status always changes the snapshot
-    sendEvent(topics.pods(), snapshot.node(), snapshot, "pod");
-  }
-
-  @Override
-  public void podRemoved(PodRemoved removed, PodSnapshot previous) {
-    if (previous.resize() == ResizeStatus.DEFERRED) {
-      deferred--;
-    }
-    metrics.podGone(removed.namespace(), removed.name());
-    sendEvent(topics.pods(), removed.node(), removed, "pod-removed");
-  }
-
-  void nodeSync(NodeSync sync) {
-    sendEvent(topics.pods(), sync.node(), sync, "node-sync");
-  }
-
-  @Override
-  public void namespace(String name, NamespaceInfo info) {
-    if (sink.offer(topics.namespaces(), name, info == null ? null : NAMESPACES.serialize(topics.namespaces(), info))) {
-      metrics.published(info == null ? "namespace-deleted" : "namespace");
+  public void publish(List<Emission> emitted) {
+    for (Emission e : emitted) {
+      if (e instanceof NodeEmitted n) {
+        sendEvent(topics.nodes(), n.node(), n.event(), n.event() instanceof NodeRemoved ? "node-removed" : "node");
+      } else if (e instanceof PodEmitted p) {
+        sendEvent(topics.pods(), p.snapshot().node(), p.snapshot(), "pod");
+      } else if (e instanceof PodRemovedEmitted r) {
+        metrics.podGone(r.removed().namespace(), r.removed().name());
+        sendEvent(topics.pods(), r.removed().node(), r.removed(), "pod-removed");
+      } else if (e instanceof NamespaceEmitted n) {
+        NamespaceInfo info = n.info();
+        if (sink.offer(topics.namespaces(), n.name(),
+            info == null ? null : NAMESPACES.serialize(topics.namespaces(), info))) {
+          metrics.published(info == null ? "namespace-deleted" : "namespace");
+        }
+      } else if (e instanceof ConfigEmitted c) {
+        byte[] bytes = c.config() == null ? null : CONFIG.serialize(topics.config(), c.config());
+        if (sink.offer(topics.config(), HeadroomKeys.CONFIG_NAME, bytes)) {
+          metrics.published(c.config() == null ? "config-deleted" : "config");
+        }
+      } else if (e instanceof PodUnreadable u) {
+        metrics.invalid("pod");
+        LOG.warn("not published: {}", u.error().getMessage());
+      }
     }
   }
 
   @Override
-  public void config(ClusterConfig config) {
-    byte[] bytes = config == null ? null : CONFIG.serialize(topics.config(), config);
-    if (sink.offer(topics.config(), HeadroomKeys.CONFIG_NAME, bytes)) {
-      metrics.published(config == null ? "config-deleted" : "config");
-    }
+  public void nodeSyncs(List<NodeSync> syncs) {
+    syncs.forEach(sync -> sendEvent(topics.pods(), sync.node(), sync, "node-sync"));
+    LOG.debug("published node sync: {} records", syncs.size());
   }
 
   @Override
-  public void unreadable(Pod pod, ProjectionException e) {
-    metrics.invalid("pod");
-    LOG.warn("not published: {}", e.getMessage());
+  public void awaitRoom() throws InterruptedException {
+    sink.awaitRoom();
+  }
+
+  @Override
+  public int recordBudget() {
+    return sink.recordBudget();
   }
 
   private void sendEvent(String topic, String key, NodeEvent event, String record) {

@@ -186,20 +186,12 @@ public final class KafkaSink implements AutoCloseable {
   }
 
   /**
-   * Waits until the buffer is at most half full, so a full re-publish can go through it at the
-   * pace Kafka takes records. Returns at once when not leading or closed.
+   * Waits until the buffer is at most half full, in records and in bytes, so a full re-publish
+   * can go through it at the pace Kafka takes records. Returns at once when not leading or closed.
    */
-  public void awaitRoom() throws InterruptedException {
-    awaitFillAtMost(0.5);
-  }
-
-  /**
-   * Waits until the buffer is at most {@code fraction} full, in records and in bytes. Returns at
-   * once when not leading or closed.
-   */
-  synchronized void awaitFillAtMost(double fraction) throws InterruptedException {
-    while (open && running && (queue.size() + inFlight > settings.bufferCapacity() * fraction
-        || bufferedBytes > bufferBytes * fraction)) {
+  public synchronized void awaitRoom() throws InterruptedException {
+    while (open && running && (queue.size() + inFlight > settings.bufferCapacity() * 0.5
+        || bufferedBytes > bufferBytes * 0.5)) {
       wait(settings.kafkaRetryBackoff().toMillis());
     }
   }

@@ -5,68 +5,53 @@ import dev.kubeheadroom.projection.NamespaceProjection;
 import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.LimitRangeBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.List;
 
 /**
- * Namespaces and LimitRanges → the {@link ClusterProjector} ({@link NamespaceInfo} on the
+ * Namespace and LimitRange keys → the {@link ClusterProjector} ({@link NamespaceInfo} on the
  * compacted {@code namespaces} topic when a namespace's labels or LimitRange cap changed, a
- * tombstone when it is deleted).
+ * tombstone when it is gone from the cache). Level-triggered like {@link SnapshotPublisher};
+ * called by the {@link IngestLoop} only, under the projector's monitor.
  */
 public final class NamespaceTracker {
-  private static final Logger LOG = LoggerFactory.getLogger(NamespaceTracker.class);
-
   private final ClusterProjector projector;
-  private final KafkaSink sink;
   private final IngestMetrics metrics;
   private final Indexer<Namespace> namespaces;
   private final Indexer<LimitRange> limitRanges;
 
-  NamespaceTracker(ClusterProjector projector, KafkaSink sink, IngestMetrics metrics,
-      Indexer<Namespace> namespaces, Indexer<LimitRange> limitRanges) {
+  NamespaceTracker(ClusterProjector projector, IngestMetrics metrics, Indexer<Namespace> namespaces,
+      Indexer<LimitRange> limitRanges) {
     this.projector = projector;
-    this.sink = sink;
     this.metrics = metrics;
     this.namespaces = namespaces;
     this.limitRanges = limitRanges;
   }
 
-  public void namespaceChanged(Namespace namespace) {
-    synchronized (projector) {
-      metrics.event("namespace");
-      reconcile(namespace.getMetadata().getName(), true);
-    }
-  }
-
-  public void namespaceDeleted(Namespace namespace) {
-    synchronized (projector) {
-      metrics.event("namespace");
-      String name = namespace.getMetadata().getName();
+  /**
+   * The namespace named {@code name} as the cache has it now: its info, or a tombstone when gone.
+   *
+   * @param countChurn an informer event named it: an info that changes nothing is churn
+   */
+  void namespace(String name, boolean countChurn) {
+    Namespace namespace = namespaces.getByKey(name);
+    if (namespace == null) {
       projector.namespaceDeleted(name);
-      reconcile(name, false);
+      return;
     }
+    Projected.counted(metrics, "namespace", countChurn, () -> projector.namespace(namespace));
   }
 
-  public void limitRangeChanged(LimitRange limitRange) {
-    limitRange(limitRange, false);
-  }
-
-  public void limitRangeDeleted(LimitRange limitRange) {
-    limitRange(limitRange, true);
-  }
-
-  private void limitRange(LimitRange limitRange, boolean deleted) {
-    synchronized (projector) {
-      metrics.event("limitrange");
-      try {
-        count(projector.limitRange(limitRange, deleted), true);
-      } catch (ProjectionException e) {
-        invalid(e);
-      }
-    }
+  /** The LimitRange of {@code key} added, changed or gone: its namespace's info again if that changed it. */
+  void limitRange(String key) {
+    LimitRange cached = limitRanges.getByKey(key);
+    int slash = key.indexOf('/');
+    LimitRange limitRange = cached != null ? cached : new LimitRangeBuilder().withNewMetadata()
+        .withNamespace(key.substring(0, slash)).withName(key.substring(slash + 1)).endMetadata().build();
+    Projected.counted(metrics, "namespace", true, () -> projector.limitRange(limitRange, cached == null));
   }
 
   /**
@@ -85,39 +70,13 @@ public final class NamespaceTracker {
     }
   }
 
-  /** Publishes every cached namespace again (new leader, or Kafka lost records). */
-  public void republishAll() throws InterruptedException {
-    synchronized (projector) {
-      projector.forgetPublishedNamespaces();
-    }
-    for (String name : namespaces.listKeys()) {
-      sink.awaitRoom();
-      synchronized (projector) {
-        reconcile(name, false);
-      }
-    }
+  /** Forgets what was published: the next reconcile of each namespace publishes it again. */
+  void forgetPublished() {
+    projector.forgetPublishedNamespaces();
   }
 
-  private void reconcile(String name, boolean countChurn) {
-    Namespace namespace = namespaces.getByKey(name);
-    if (namespace == null) {
-      return; // not in the cache yet, or deleted (its DELETED event publishes the tombstone)
-    }
-    try {
-      count(projector.namespace(namespace), countChurn);
-    } catch (ProjectionException e) {
-      invalid(e);
-    }
-  }
-
-  private void count(ClusterProjector.Outcome outcome, boolean countChurn) {
-    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
-      metrics.churn("namespace");
-    }
-  }
-
-  private void invalid(ProjectionException e) {
-    metrics.invalid("namespace");
-    LOG.warn("not published: {}", e.getMessage());
+  /** Names of the namespaces in the cache. */
+  List<String> names() {
+    return namespaces.listKeys();
   }
 }

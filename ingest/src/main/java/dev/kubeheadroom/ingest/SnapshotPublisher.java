@@ -1,204 +1,138 @@
 package dev.kubeheadroom.ingest;
 
 import dev.kubeheadroom.projection.ClusterProjector;
-import dev.kubeheadroom.projection.ProjectionException;
+import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.PodSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Pods (and the VPAs that re-judge them) → the {@link ClusterProjector}, which decides what the
- * {@code pods} topic gets: a snapshot when a booking changed, a removal on delete, node syncs on
- * request.
+ * Pod keys (and the VPAs that re-judge pods) → the {@link ClusterProjector}, which decides what the
+ * {@code pods} topic gets: a snapshot when a booking changed, a removal when a published pod is
+ * gone, node syncs on request. Called by the {@link IngestLoop} only, under the projector's
+ * monitor.
  *
- * <p>Level-triggered: an event only names a pod; what is projected is the informer's cache as it
- * is <em>now</em>, under the projector's monitor. So the newest state is published last whatever
- * order events and resyncs run in, and an unbound pod (nothing published) is published as soon as
- * an event shows it bound.
+ * <p>Level-triggered: a key names a pod; what is projected is the informer's cache as it is
+ * <em>now</em>, so the newest state is published last whatever order events came in, and an
+ * unbound pod (nothing published) is published as soon as the cache shows it bound. A key whose
+ * pod is gone, or has a new uid (deleted and created again under the same name), removes the uid
+ * last projected for it.
  */
 public final class SnapshotPublisher {
-  private static final Logger LOG = LoggerFactory.getLogger(SnapshotPublisher.class);
-  /** How full the buffer may get inside a node's pods during a re-publish. */
-  static final double NEARLY_FULL = 0.75;
+  /** Pods by node name (unbound ones first), then by key: the order a VPA re-judges them in. */
+  static final Comparator<Pod> BY_NODE = Comparator.comparing(SnapshotPublisher::nodeOf)
+      .thenComparing(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
 
   private final ClusterProjector projector;
-  private final IngestOutput output;
-  private final KafkaSink sink;
   private final IngestMetrics metrics;
   private final Indexer<Pod> pods;
+  private final Store<GenericKubernetesResource> vpas; // null: the API is not served
   private final InfeasibleEvents infeasible;
-  /**
-   * Keys a running re-publish has yet to reach (guarded by the projector's monitor). An ADDED
-   * event for one of them is left to the re-publish: the informer delivers the initial LIST's
-   * events while the new leader re-publishes, in list order, which would spread a node's pods
-   * over the whole sync again (see {@link #byNode}).
-   */
-  private final Set<String> republishing = new HashSet<>();
+  private final Map<String, String> uids = new HashMap<>(); // key → uid last projected; loop only
 
-  SnapshotPublisher(ClusterProjector projector, IngestOutput output, KafkaSink sink, IngestMetrics metrics,
-      Indexer<Pod> pods, InfeasibleEvents infeasible) {
+  SnapshotPublisher(ClusterProjector projector, IngestMetrics metrics, Indexer<Pod> pods,
+      Store<GenericKubernetesResource> vpas, InfeasibleEvents infeasible) {
     this.projector = projector;
-    this.output = output;
-    this.sink = sink;
     this.metrics = metrics;
     this.pods = pods;
+    this.vpas = vpas;
     this.infeasible = infeasible;
   }
 
-  /** An ADDED or MODIFIED event for {@code pod}: publish its cached state if it matters. */
-  public void changed(Pod pod) {
-    synchronized (projector) {
-      metrics.event("pod");
-      String key = Cache.metaNamespaceKeyFunc(pod);
-      if (republishing.contains(key)) {
-        return; // the re-publish has yet to reach it, and will read the cache as it is then
-      }
-      reconcile(key, true);
+  /**
+   * The pod of {@code key} as the cache has it now: first a removal of the uid last projected for
+   * the key if that pod is gone, then its snapshot if it matters.
+   *
+   * @param countChurn an informer event named it: a snapshot that changes nothing is churn
+   */
+  void reconcile(String key, boolean countChurn) {
+    Pod pod = pods.getByKey(key);
+    String uid = pod == null || pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+    String previous = pod == null ? uids.remove(key) : uids.put(key, uid);
+    if (previous != null && !previous.equals(uid)) {
+      infeasible.forget(previous);
+      projector.podDeleted(previous);
     }
-  }
-
-  /** A DELETED event: a removal if its uid was published; then the key's current pod. */
-  public void deleted(Pod pod) {
-    synchronized (projector) {
-      metrics.event("pod");
-      String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
-      if (uid != null) {
-        infeasible.forget(uid);
-      }
-      projector.podDeleted(uid);
-      reconcile(Cache.metaNamespaceKeyFunc(pod), false);
+    if (pod == null) {
+      return;
     }
-  }
-
-  /** A VPA added, changed or deleted: the pods of its namespace are judged again. */
-  public void vpa(GenericKubernetesResource vpa, boolean deleted) {
-    synchronized (projector) {
-      if (vpa.getMetadata() != null && vpa.getMetadata().getNamespace() != null) {
-        metrics.event("vpa");
-      }
-      projector.vpa(vpa, deleted);
-    }
+    Projected.counted(metrics, "pod", countChurn, () -> projector.pod(pod));
   }
 
   /**
-   * Publishes every cached pod again, as if nothing had been published: after this instance
-   * became leader, or after Kafka lost records. Paced by the sink's buffer between nodes: the
-   * re-publish waits for a half-empty buffer before a node's pods ({@link KafkaSink#awaitRoom}),
-   * so no such wait falls between two of them (a pause there longer than the topology's debounce
-   * decided the node on part of its pods: a design-point run of 2026-11, 6 nodes). Inside a node it
-   * waits only while the buffer is {@value #NEARLY_FULL} full, which a node's pods reach only
-   * when they are more than a quarter of the buffer (a tiny buffer): it never overflows.
+   * The VPA of {@code key} added, changed or gone: the projector re-judges its namespace's pods
+   * (in {@link #BY_NODE} order, so a node's re-judged pods are published together).
    */
-  public void republishAll() throws InterruptedException {
-    synchronized (projector) {
-      projector.forgetPublishedPods();
-      output.podsForgotten();
+  void vpa(String key) {
+    GenericKubernetesResource vpa = vpas == null ? null : vpas.getByKey(key);
+    if (vpa != null) {
+      projector.vpa(vpa, false);
+      return;
     }
-    List<List<String>> nodes;
-    synchronized (projector) {
-      republishing.addAll(pods.listKeys());
-      nodes = byNode(republishing);
-    }
-    try {
-      for (List<String> keys : nodes) {
-        sink.awaitRoom();
-        for (String key : keys) {
-          sink.awaitFillAtMost(NEARLY_FULL);
-          synchronized (projector) {
-            republishing.remove(key);
-            reconcile(key, false);
-          }
-        }
-      }
-      sink.awaitRoom(); // the node syncs that follow a re-publish find room, as they did before
-      // (a tiny buffer left full by a node's pods would overflow on them, and re-publish again)
-    } finally {
-      synchronized (projector) {
-        republishing.clear();
-      }
-    }
+    int slash = key.indexOf('/');
+    projector.vpa(new GenericKubernetesResourceBuilder().withNewMetadata()
+        .withNamespace(key.substring(0, slash)).withName(key.substring(slash + 1)).endMetadata().build(), true);
+  }
+
+  /** Every cached pod's key. */
+  List<String> keys() {
+    return pods.listKeys();
+  }
+
+  /** Forgets what was published: the next reconcile of each pod publishes it again. */
+  void forgetPublished() {
+    projector.forgetPublishedPods();
   }
 
   /**
-   * The keys grouped by node (unbound ones first, as one group), each group sorted. In cache
-   * order a node's pods were spread over the whole re-publish, so a topology filling empty
-   * bookings saw a node go quiet for a debounce period on a few of its pods and decided it on
-   * those (the design point's initial sync: thousands of pods grown to the cap, then shrunk
-   * back); together, they are read at once.
+   * The keys grouped by node (unbound ones and those whose pod is gone with nothing published
+   * first, as one group), each group sorted. A pod that is gone counts on the node its last
+   * snapshot was published for, where its removal goes.
    */
-  private List<List<String>> byNode(Collection<String> keys) {
+  List<List<String>> byNode(Collection<String> keys) {
     Map<String, List<String>> byNode = new TreeMap<>();
     for (String key : keys) {
-      Pod pod = pods.getByKey(key);
-      String node = pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null
-          ? "" : pod.getSpec().getNodeName();
-      byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
+      byNode.computeIfAbsent(nodeOfKey(key), n -> new ArrayList<>()).add(key);
     }
     List<List<String>> groups = new ArrayList<>(byNode.values());
     groups.forEach(group -> group.sort(Comparator.naturalOrder()));
     return groups;
   }
 
-  /**
-   * Claims every cached pod for the re-publish about to run: their events wait for it. A new
-   * leader calls this before it opens the sink, so no event of the initial LIST still being
-   * delivered goes out ahead of the re-publish, in list order.
-   */
-  public void claimForRepublish() {
-    synchronized (projector) {
-      republishing.addAll(pods.listKeys());
+  private String nodeOfKey(String key) {
+    Pod pod = pods.getByKey(key);
+    if (pod != null) {
+      return nodeOf(pod);
     }
+    String uid = uids.get(key);
+    PodSnapshot published = uid == null ? null : projector.publishedPod(uid);
+    return published == null ? "" : published.node();
   }
 
-  /** Publishes the projector's node syncs for {@code nodes} and every node a published pod is on. */
-  public void syncNodes(Collection<String> nodes) {
-    synchronized (projector) {
-      var syncs = projector.nodeSyncs(nodes, sink.recordBudget());
-      syncs.forEach(output::nodeSync);
-      LOG.debug("published node sync: {} records", syncs.size());
-    }
+  private static String nodeOf(Pod pod) {
+    return pod.getSpec() == null || pod.getSpec().getNodeName() == null ? "" : pod.getSpec().getNodeName();
+  }
+
+  /** The projector's node syncs for {@code nodes} and every node a published pod is on. */
+  List<NodeSync> nodeSyncs(Collection<String> nodes, int recordBudget) {
+    return projector.nodeSyncs(nodes, recordBudget);
   }
 
   /** The uids published per node (for tests and diagnostics). */
   public Map<String, TreeSet<String>> publishedByNode() {
     synchronized (projector) {
       return projector.publishedByNode();
-    }
-  }
-
-  /** Pods whose last snapshot shows the kubelet deferred a resize. */
-  public int deferredPods() {
-    return output.deferred();
-  }
-
-  private void reconcile(String key, boolean countChurn) {
-    Pod pod = pods.getByKey(key);
-    if (pod == null) {
-      return; // deleted since; its DELETED event publishes the removal
-    }
-    ClusterProjector.Outcome outcome;
-    try {
-      outcome = projector.pod(pod);
-    } catch (ProjectionException e) {
-      metrics.invalid("pod");
-      LOG.warn("not published: {}", e.getMessage());
-      return;
-    }
-    if (outcome == ClusterProjector.Outcome.UNCHANGED && countChurn) {
-      metrics.churn("pod");
     }
   }
 }

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
  * The pod informer's cache, holding {@link PodFieldStripper stripped} copies. fabric8 informers
  * have no transform hook; a custom {@link ItemStore} set with {@code informer.itemStore(...)}
  * before start is where objects enter the cache. Keys are {@code namespace/name}, as fabric8's
- * default store. Thread-safe: the informer writes, event handlers and resyncs read.
+ * default store. Thread-safe: the informer writes, the {@link IngestLoop} reads.
  */
 public final class StrippedPodStore implements ItemStore<Pod> {
   private final PodFieldStripper stripper;

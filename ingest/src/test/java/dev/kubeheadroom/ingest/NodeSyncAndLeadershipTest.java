@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -69,6 +70,34 @@ class NodeSyncAndLeadershipTest {
         .map(r -> r.value().epoch()).toList();
     assertThat(epochs.get(0)).isPositive().isEqualTo(epochs.get(1));
     assertThat(epochs.get(2)).isGreaterThan(epochs.get(0)).isEqualTo(epochs.get(3));
+  }
+
+  @Test
+  void aNewLeadersRepublishSendsEachNodesPodsTogetherThenTheSyncs() {
+    // given: three nodes' pods created in turn, so the informer's LIST names them interleaved
+    // and its events arrive while the new leader re-publishes
+    List<String> nodes = List.of("node-1", "node-2", "node-3");
+    for (int i = 0; i < 15; i++) {
+      for (String n : nodes) {
+        harness.seed(pod("team-a", "p" + i + "-" + n, n, "100m", "1"));
+      }
+    }
+    harness.start("ingest-a");
+
+    // then: the re-publish the node syncs follow sent each node's 15 pods in one run, in node order
+    List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(syncs(3));
+    int firstSync = 0;
+    while (!(records.get(firstSync).value() instanceof NodeSync)) {
+      firstSync++;
+    }
+    List<String> republished = records.subList(0, firstSync).stream()
+        .filter(r -> r.value() instanceof PodSnapshot).map(ConsumerRecord::key).toList();
+    assertThat(republished).hasSizeGreaterThanOrEqualTo(45);
+    List<String> lastRun = republished.subList(republished.size() - 45, republished.size());
+    assertThat(lastRun.subList(0, 15)).containsOnly("node-1");
+    assertThat(lastRun.subList(15, 30)).containsOnly("node-2");
+    assertThat(lastRun.subList(30, 45)).containsOnly("node-3");
+    assertThat(records.subList(firstSync, records.size())).allMatch(r -> r.value() instanceof NodeSync);
   }
 
   @Test

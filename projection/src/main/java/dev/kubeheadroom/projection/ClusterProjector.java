@@ -40,12 +40,16 @@ import java.util.TreeSet;
  *       tombstone when deleted; a refused one publishes nothing.
  * </ul>
  *
- * Pure and single-threaded: callers serialize calls (ingest holds this object's monitor). A call
+ * Pure and single-threaded: callers serialize calls (ingest calls it from one loop). A call
  * whose object cannot be projected throws {@link ProjectionException} and publishes nothing; a
  * namespace or LimitRange is still held, as the API server holds it.
  */
 public final class ClusterProjector {
-  /** Where the records go. Keys: node name for node and pod records, namespace, config name. */
+  /**
+   * Where the records go, as they are decided (keys: node name for node and pod records,
+   * namespace, config name). {@link Emissions} keeps them for a caller that publishes after the
+   * call returns.
+   */
   public interface Output {
     void node(String node, dev.kubeheadroom.schemas.NodeEvent event);
 

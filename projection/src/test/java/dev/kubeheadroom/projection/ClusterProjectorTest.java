@@ -86,6 +86,22 @@ class ClusterProjectorTest {
   }
 
   @Test
+  void emissionsKeepWhatWasEmittedInOrderUntilDrained() {
+    Emissions emitted = new Emissions();
+    ClusterProjector collecting = new ClusterProjector(emitted, ns -> cache, applied::get);
+    Pod running = pod("Running", "1");
+
+    collecting.pod(running);
+    PodSnapshot published = collecting.publishedPod("uid-1");
+    collecting.podDeleted("uid-1");
+
+    assertThat(emitted.drain()).containsExactly(
+        new Emissions.PodEmitted(published, null, running),
+        new Emissions.PodRemovedEmitted(new PodRemoved("uid-1", "team-a", "web-1", "n1"), published));
+    assertThat(emitted.drain()).isEmpty();
+  }
+
+  @Test
   void aVpaThatControlsLimitsReJudgesThePodsOfItsNamespace() {
     Pod running = pod("Running", "1");
     cache.add(running);
