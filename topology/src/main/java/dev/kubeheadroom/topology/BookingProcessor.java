@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -46,6 +47,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   private long seenGlobals;
   private long configVersion;
   private ClusterConfig configCache;
+  private Cancellable ticks;
 
   BookingProcessor(TopologySettings settings, GlobalVersion globals, TopologyListener listener) {
     this.settings = settings;
@@ -71,7 +73,16 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     this.gangs = new GangLink(context.getStateStore(HeadroomTopology.GANG_NODES_STORE));
     this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
     this.configs = context.getStateStore(HeadroomTopology.CONFIG_STORE);
-    context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    this.ticks = context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+  }
+
+  /** Cancels the punctuation: a revived task keeps its schedules, and init schedules one again. */
+  @Override
+  public void close() {
+    if (ticks != null) {
+      ticks.cancel();
+      ticks = null;
+    }
   }
 
   @Override

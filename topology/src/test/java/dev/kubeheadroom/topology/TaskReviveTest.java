@@ -63,6 +63,8 @@ class TaskReviveTest {
     assertThat(decisions(first)).as("decided in the transaction that aborts").hasSize(1);
 
     MockProcessorContext<String, Object> revived = revive(committed);
+    assertThat(first.scheduledPunctuators()).as("Streams keeps a revived task's schedules: the old one is cancelled")
+        .allMatch(MockProcessorContext.CapturedPunctuator::cancelled);
     assertThat(pendingTargets(revived)).as("the aborted decision left no pending target").isEmpty();
     tickUntilDecided(revived, decidedAt, ONE_DEBOUNCE);
     assertThat(decisions(revived)).as("the revived task decides the node again within one debounce")
