@@ -18,6 +18,9 @@ import dev.kubeheadroom.topology.booking.Step;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -34,16 +37,17 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   private final TopologySettings settings;
   private final GlobalVersion globals;
   private final TopologyListener listener;
-  private final Debouncer debouncer = new Debouncer();
+  private Debouncer debouncer;
   private ProcessorContext<String, Object> context;
   private BookingStore bookings;
   private GangLink gangs;
   private EpochFence fence;
   private KeyValueStore<String, NamespaceInfo> namespaces;
   private KeyValueStore<String, ClusterConfig> configs;
-  private long seenGlobals = -1; // forces a full re-evaluation after every (re)start
-  private long configVersion = -1;
+  private long seenGlobals;
+  private long configVersion;
   private ClusterConfig configCache;
+  private Cancellable ticks;
 
   BookingProcessor(TopologySettings settings, GlobalVersion globals, TopologyListener listener) {
     this.settings = settings;
@@ -53,6 +57,14 @@ final class BookingProcessor implements Processor<String, Object, String, Object
 
   @Override
   public void init(ProcessorContext<String, Object> context) {
+    // Kafka Streams calls init again on this same instance when it revives a task (closed dirty
+    // on a TaskCorruptedException, its stores restored from the changelogs, its inputs read again
+    // from the last commit): what this instance remembers goes with the aborted transaction, or a
+    // node decided in it is never due again (DESIGN.md, "After a restart").
+    this.debouncer = new Debouncer();
+    this.seenGlobals = -1; // forces a full re-evaluation after every (re)start and revive
+    this.configVersion = -1;
+    this.configCache = null;
     this.context = context;
     this.bookings = new BookingStore(
         context.getStateStore(HeadroomTopology.NODES_STORE),
@@ -61,7 +73,16 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     this.gangs = new GangLink(context.getStateStore(HeadroomTopology.GANG_NODES_STORE));
     this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
     this.configs = context.getStateStore(HeadroomTopology.CONFIG_STORE);
-    context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    this.ticks = context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+  }
+
+  /** Cancels the punctuation: a revived task keeps its schedules, and init schedules one again. */
+  @Override
+  public void close() {
+    if (ticks != null) {
+      ticks.cancel();
+      ticks = null;
+    }
   }
 
   @Override
@@ -72,6 +93,8 @@ final class BookingProcessor implements Processor<String, Object, String, Object
       } else {
         book(record.key(), (NodeEvent) record.value(), record.timestamp()); // no Record copy per event
       }
+    } catch (TaskCorruptedException | TaskMigratedException e) {
+      throw e; // Kafka Streams' own: it closes the task, not the record's fault
     } catch (RuntimeException e) {
       throw new NodeFailure(record.key(), e); // to the processing handler: dead-lettered, skipped
     }
@@ -184,6 +207,11 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     for (int i = 0; i < due.size(); i++) {
       try {
         decide(due.get(i), config, now, wallClockMs);
+      } catch (TaskCorruptedException | TaskMigratedException e) {
+        // A send failed (the producer's stored error, met at this node's decision): Streams aborts
+        // the transaction and revives or reassigns the task, which evaluates every node again.
+        // Dead-lettered instead, the node's decision would be dropped and the node never due again.
+        throw e;
       } catch (RuntimeException e) {
         // The nodes after this one are still due: put them back for the next tick, and let the
         // processing handler dead-letter this node's failure (it is retried at its next change).

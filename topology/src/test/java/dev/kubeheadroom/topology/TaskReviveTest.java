@@ -1,0 +1,200 @@
+package dev.kubeheadroom.topology;
+
+import static dev.kubeheadroom.topology.Fixtures.managedNs;
+import static dev.kubeheadroom.topology.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.HeadroomSerdes;
+import dev.kubeheadroom.schemas.JsonSerde;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeEvent;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.booking.PodEntry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A task Kafka Streams revives. On a {@link TaskCorruptedException} (under exactly-once: a send
+ * the producer could not deliver, a commit that timed out) Streams aborts the transaction, closes
+ * the task dirty, restores its stores from the changelogs, seeks its inputs back to the last
+ * commit and initialises the task again — the same {@code StreamTask}, the same processor
+ * instances ({@code TaskManager.closeDirtyAndRevive}, {@code Task.revive}; only a lost task is
+ * built anew). That is played here by hand on one {@link BookingProcessor}: its stores before the
+ * decision are the committed state, a second context holding them is the revived task, and
+ * {@code init} is called on the same instance again. The node's inputs were committed before the
+ * decision, so nothing read again makes it dirty: it must be decided again within one debounce
+ * period because the revived processor re-evaluates every node, as after a restart.
+ */
+class TaskReviveTest {
+  private static final Instant T0 = TopologyHarness.T0;
+  /** The default debounce (2 s), its jitter (≤ 10 %) and a tick. */
+  private static final Duration ONE_DEBOUNCE = Duration.ofMillis(2300);
+
+  private final GlobalVersion globals = new GlobalVersion();
+  private final BookingProcessor processor = new BookingProcessor(
+      TopologySettings.defaults(Topics.defaults()), globals, TopologyListener.NONE);
+
+  @Test
+  void aNodeDecidedInTheAbortedTransactionIsDecidedAgainWithinOneDebounce() {
+    MockProcessorContext<String, Object> first = context(Map.of());
+    processor.init(first);
+    Map<String, List<KeyValue<String, ?>>> committed = bookNodeAndPod(first);
+
+    Instant decidedAt = tickUntilDecided(first, T0, ONE_DEBOUNCE);
+    assertThat(decisions(first)).as("decided in the transaction that aborts").hasSize(1);
+
+    MockProcessorContext<String, Object> revived = revive(committed);
+    assertThat(first.scheduledPunctuators()).as("Streams keeps a revived task's schedules: the old one is cancelled")
+        .allMatch(MockProcessorContext.CapturedPunctuator::cancelled);
+    assertThat(pendingTargets(revived)).as("the aborted decision left no pending target").isEmpty();
+    tickUntilDecided(revived, decidedAt, ONE_DEBOUNCE);
+    assertThat(decisions(revived)).as("the revived task decides the node again within one debounce")
+        .singleElement().satisfies(d -> assertThat(d.node()).isEqualTo("n1"));
+  }
+
+  @Test
+  void aSendFailureAtTheDecisionIsLeftToStreamsAndTheNodeIsDecidedAfterTheRevive() {
+    MockProcessorContext<String, Object> failing = new MockProcessorContext<>() {
+      @Override
+      public <K extends String, V extends Object> void forward(Record<K, V> record, String childName) {
+        // the producer's stored error, thrown by the record collector at the next send
+        throw new TaskCorruptedException(Set.of(taskId()));
+      }
+    };
+    addStores(failing, Map.of());
+    processor.init(failing);
+    Map<String, List<KeyValue<String, ?>>> committed = bookNodeAndPod(failing);
+
+    Instant at = T0.plus(ONE_DEBOUNCE);
+    Throwable thrown = catchThrowable(() -> punctuate(failing, at));
+
+    MockProcessorContext<String, Object> revived = revive(committed);
+    tickUntilDecided(revived, at, ONE_DEBOUNCE);
+    assertThat(decisions(revived)).as("the node whose decision could not be sent, decided after the revive")
+        .singleElement().satisfies(d -> assertThat(d.node()).isEqualTo("n1"));
+    assertThat(thrown).as("Streams' own exception, not a node's failure to dead-letter")
+        .isInstanceOf(TaskCorruptedException.class);
+  }
+
+  /** A node and a pod that wants a grow, booked and committed (the decision's transaction is later). */
+  private Map<String, List<KeyValue<String, ?>>> bookNodeAndPod(MockProcessorContext<String, Object> context) {
+    context.setCurrentSystemTimeMs(T0.toEpochMilli());
+    process(TopologyHarness.node16());
+    process(pod("team-a", "web-1", "n1", 2000, 0));
+    return contents(context);
+  }
+
+  private void process(NodeEvent event) {
+    processor.process(new Record<>(event.node(), event, T0.toEpochMilli()));
+  }
+
+  /** What Streams does on a revive: the processor closed, its stores restored, init called again on it. */
+  private MockProcessorContext<String, Object> revive(Map<String, List<KeyValue<String, ?>>> committed) {
+    processor.close();
+    MockProcessorContext<String, Object> revived = context(committed);
+    processor.init(revived);
+    return revived;
+  }
+
+  /** Ticks every 100 ms from {@code from} for at most {@code within}; the time of the first decision. */
+  private Instant tickUntilDecided(MockProcessorContext<String, Object> context, Instant from, Duration within) {
+    for (Instant t = from.plusMillis(100); !t.isAfter(from.plus(within)); t = t.plusMillis(100)) {
+      punctuate(context, t);
+      if (!decisions(context).isEmpty()) {
+        return t;
+      }
+    }
+    return from.plus(within);
+  }
+
+  private static void punctuate(MockProcessorContext<String, Object> context, Instant at) {
+    context.setCurrentSystemTimeMs(at.toEpochMilli());
+    context.scheduledPunctuators().get(context.scheduledPunctuators().size() - 1).getPunctuator()
+        .punctuate(at.toEpochMilli());
+  }
+
+  private static List<NodeDecision> decisions(MockProcessorContext<String, Object> context) {
+    return context.forwarded(HeadroomTopology.DECISIONS_SINK).stream()
+        .map(f -> (NodeDecision) f.record().value()).toList();
+  }
+
+  private static List<PodEntry> pendingTargets(MockProcessorContext<String, Object> context) {
+    KeyValueStore<String, PodEntry> pods = context.getStateStore(HeadroomTopology.PODS_STORE);
+    List<PodEntry> pending = new ArrayList<>();
+    try (KeyValueIterator<String, PodEntry> it = pods.all()) {
+      it.forEachRemaining(kv -> {
+        if (kv.value.pending() != null) {
+          pending.add(kv.value);
+        }
+      });
+    }
+    return pending;
+  }
+
+  private MockProcessorContext<String, Object> context(Map<String, List<KeyValue<String, ?>>> restored) {
+    MockProcessorContext<String, Object> context = new MockProcessorContext<>();
+    addStores(context, restored);
+    return context;
+  }
+
+  /** The booking processor's stores (no changelog: {@code restored} stands for it), the globals loaded. */
+  private void addStores(MockProcessorContext<String, Object> context, Map<String, List<KeyValue<String, ?>>> restored) {
+    add(context, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class), restored);
+    add(context, HeadroomTopology.PODS_STORE, new PodEntrySerde(), restored);
+    add(context, HeadroomTopology.FENCES_STORE, Serdes.Long(), restored);
+    add(context, HeadroomTopology.GANG_NODES_STORE, new JsonSerde<>(NodeGangs.class), restored);
+    add(context, HeadroomTopology.NAMESPACES_STORE, HeadroomSerdes.namespaces(),
+        Map.of(HeadroomTopology.NAMESPACES_STORE, List.of(KeyValue.pair("team-a", managedNs("team-a")))));
+    add(context, HeadroomTopology.CONFIG_STORE, HeadroomSerdes.config(), Map.of(HeadroomTopology.CONFIG_STORE,
+        List.of(KeyValue.pair(HeadroomKeys.CONFIG_NAME, ClusterConfig.DEFAULTS.withDryRun(false)))));
+    if (globals.get() == 0) {
+      globals.bump(); // the global tables were read, as before any task runs
+    }
+  }
+
+  @SuppressWarnings("unchecked") // each store's entries are of its own serde's type
+  private static <V> void add(MockProcessorContext<String, Object> context, String name, Serde<V> values,
+      Map<String, List<KeyValue<String, ?>>> restored) {
+    KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+        Serdes.String(), values).withLoggingDisabled().build();
+    store.init(context.getStateStoreContext(), store);
+    context.addStateStore(store);
+    for (KeyValue<String, ?> kv : restored.getOrDefault(name, List.of())) {
+      store.put(kv.key, (V) kv.value);
+    }
+  }
+
+  /** The booking stores' entries: the state the last commit left, as a restore gives it back. */
+  private static Map<String, List<KeyValue<String, ?>>> contents(MockProcessorContext<String, Object> context) {
+    Map<String, List<KeyValue<String, ?>>> all = new LinkedHashMap<>();
+    for (String name : List.of(HeadroomTopology.NODES_STORE, HeadroomTopology.PODS_STORE,
+        HeadroomTopology.FENCES_STORE, HeadroomTopology.GANG_NODES_STORE)) {
+      KeyValueStore<String, Object> store = context.getStateStore(name);
+      List<KeyValue<String, ?>> entries = new ArrayList<>();
+      try (KeyValueIterator<String, Object> it = store.all()) {
+        it.forEachRemaining(entries::add);
+      }
+      all.put(name, entries);
+    }
+    return all;
+  }
+}
