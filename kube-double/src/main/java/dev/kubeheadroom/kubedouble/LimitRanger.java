@@ -137,44 +137,35 @@ final class LimitRanger {
     String type = item.type();
     item.min().forEach((resource, enforced) -> bound(Bound.MIN, type, resource, enforced, requests, limits)
         .ifPresent(errors::add));
-    item.max().forEach((resource, enforced) -> bound(Bound.MAX, type, resource, enforced, requests, limits)
+    item.max().forEach((resource, enforced) -> bound(Bound.MAX, type, resource, enforced, limits, requests)
         .ifPresent(errors::add));
     item.ratio().forEach((resource, enforced) -> ratio(type, resource, enforced, requests, limits).ifPresent(errors::add));
   }
 
   /**
-   * A {@code min} or {@code max} bound: which side must be given (min: the request, max: the
-   * limit), and which way an amount breaks it; the given side is checked first, then the other.
+   * A {@code min} or {@code max} bound: the side that must be given (min: the request, max: the
+   * limit), checked first, then the other side; and which way an amount breaks it.
    */
-  private enum Bound {
-    MIN("minimum", "request", -1), MAX("maximum", "limit", 1);
-
-    final String word;
-    final String required;
-    final int breaks;
-
-    Bound(String word, String required, int breaks) {
-      this.word = word;
-      this.required = required;
-      this.breaks = breaks;
-    }
+  private record Bound(String word, String required, String other, int breaks) {
+    static final Bound MIN = new Bound("minimum", "request", "limit", -1);
+    static final Bound MAX = new Bound("maximum", "limit", "request", 1);
   }
 
+  /** {@code requiredAmounts}, {@code otherAmounts}: the sides {@code kind} names, by resource. */
   private static Optional<String> bound(Bound kind, String type, String resource, String enforced,
-      Map<String, BigDecimal> requests, Map<String, BigDecimal> limits) {
+      Map<String, BigDecimal> requiredAmounts, Map<String, BigDecimal> otherAmounts) {
     BigDecimal bound = Quantities.amount(enforced);
-    String prefix = kind.word + " " + resource + " usage per " + type + " is " + show(resource, enforced);
-    boolean min = kind == Bound.MIN;
-    BigDecimal required = (min ? requests : limits).get(resource);
-    BigDecimal other = (min ? limits : requests).get(resource);
+    String prefix = kind.word() + " " + resource + " usage per " + type + " is " + show(resource, enforced);
+    BigDecimal required = requiredAmounts.get(resource);
+    BigDecimal other = otherAmounts.get(resource);
     if (required == null) {
-      return Optional.of(prefix + ".  No " + kind.required + " is specified");
+      return Optional.of(prefix + ".  No " + kind.required() + " is specified");
     }
-    if (required.compareTo(bound) == kind.breaks) {
-      return Optional.of(prefix + ", but " + kind.required + " is " + Quantities.format(resource, required));
+    if (required.compareTo(bound) == kind.breaks()) {
+      return Optional.of(prefix + ", but " + kind.required() + " is " + Quantities.format(resource, required));
     }
-    if (other != null && other.compareTo(bound) == kind.breaks) {
-      return Optional.of(prefix + ", but " + (min ? "limit" : "request") + " is " + Quantities.format(resource, other));
+    if (other != null && other.compareTo(bound) == kind.breaks()) {
+      return Optional.of(prefix + ", but " + kind.other() + " is " + Quantities.format(resource, other));
     }
     return Optional.empty();
   }
