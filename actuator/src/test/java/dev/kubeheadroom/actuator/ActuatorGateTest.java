@@ -15,7 +15,6 @@ import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -26,9 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The current config governs the actuator, and the actuator checks each decision against what it
@@ -36,17 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 @WithKafka
 class ActuatorGateTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   private static ClusterConfig config(boolean dryRun) {
     ClusterConfig d = ClusterConfig.DEFAULTS;

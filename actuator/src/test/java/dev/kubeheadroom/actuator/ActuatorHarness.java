@@ -14,6 +14,7 @@ import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.testkit.KafkaBroker;
+import dev.kubeheadroom.testkit.KafkaBrokerExtension;
 import dev.kubeheadroom.testkit.TestKafka;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,26 +34,52 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One actuator under test: a real broker (testkit), fresh topics under a unique prefix, a fresh
- * API server double with its kubelet, and a meter registry to read.
+ * API server double with its kubelet, and a meter registry to read. A test class registers one
+ * per test ({@code @RegisterExtension final ActuatorHarness h = new ActuatorHarness();}): it is
+ * opened before each test on the class's {@link dev.kubeheadroom.testkit.WithKafka} broker and
+ * closed after it; a test with a broker of its own opens one with {@link #ActuatorHarness(KafkaBroker)}.
  */
-final class ActuatorHarness implements AutoCloseable {
+final class ActuatorHarness implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
   static final String NS = "team-a";
   static final Duration WAIT = Duration.ofSeconds(20);
 
-  final KafkaBroker kafka;
-  final ApiServerDouble api = ApiServerDouble.start();
-  final KubeletDouble kubelet = KubeletDouble.start(api);
+  KafkaBroker kafka;
+  ApiServerDouble api;
+  KubeletDouble kubelet;
   final Topics topics = new Topics(TestKafka.uniqueName("actuator") + ".");
   final String groupId = TestKafka.uniqueName("actuator-group");
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final KafkaProducer<String, byte[]> producer;
+  private KafkaProducer<String, byte[]> producer;
   private final List<Actuator> started = new ArrayList<>();
 
+  /** Opened by JUnit before each test (as a registered extension). */
+  ActuatorHarness() {}
+
+  /** Opened now, on {@code kafka}. */
   ActuatorHarness(KafkaBroker kafka) {
+    open(kafka);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    open(KafkaBrokerExtension.broker(context));
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
+  }
+
+  private void open(KafkaBroker kafka) {
     this.kafka = kafka;
+    api = ApiServerDouble.start();
+    kubelet = KubeletDouble.start(api);
     // the testkit's helpers wait until every leader serves requests (TopicBootstrap only waits
     // for leaders in the metadata, and an early idempotent producer can then lose records)
     Map<String, Integer> nodeKeyed = new HashMap<>();
@@ -173,8 +200,15 @@ final class ActuatorHarness implements AutoCloseable {
   @Override
   public void close() {
     started.forEach(Actuator::close);
-    producer.close();
-    kubelet.close();
-    api.close();
+    // null: opening failed part way, and JUnit reports that failure, not this
+    if (producer != null) {
+      producer.close();
+    }
+    if (kubelet != null) {
+      kubelet.close();
+    }
+    if (api != null) {
+      api.close();
+    }
   }
 }

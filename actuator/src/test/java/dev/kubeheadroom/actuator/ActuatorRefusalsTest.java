@@ -19,7 +19,6 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -34,24 +33,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** How the actuator ends a resize the API server refuses or fails: outcome, metric, event, retries (docs/design/pipeline.md, docs/design/headroom-design.txt §8.1). */
 @WithKafka
 class ActuatorRefusalsTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   private static Map<String, OutcomeResult> byPod(List<ResizeOutcome> outcomes) {
     return outcomes.stream().collect(Collectors.toMap(ResizeOutcome::name, ResizeOutcome::result, (a, b) -> b));

@@ -10,16 +10,14 @@ import dev.kubeheadroom.kubedouble.Fault;
 import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.OutcomeResult;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One retry layer, as shipped: the actuator's own {@link RetryPolicy} over a client that sends each
@@ -30,17 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 @WithKafka
 class ActuatorRetryTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   private List<RequestJournal.Entry> requestsIn(String namespace) {
     return h.api.requests().entries().stream().filter(e -> namespace.equals(e.request().namespace())).toList();

@@ -23,7 +23,6 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -38,24 +37,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The actuator against a real broker and the API server double (docs/design/pipeline.md, docs/design/headroom-design.txt §6.4, §8.1, §9.4). */
 @WithKafka
 class ActuatorTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   private static ClusterConfig enforcingWith(RateLimits rates) {
     ClusterConfig d = ClusterConfig.DEFAULTS;

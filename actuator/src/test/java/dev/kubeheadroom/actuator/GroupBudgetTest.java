@@ -10,7 +10,6 @@ import dev.kubeheadroom.kubedouble.RequestJournal;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterConfig.RateLimits;
 import dev.kubeheadroom.schemas.PodChange;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -19,9 +18,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * clientQPS is one budget for the whole actuator group (design §6.2c, {@link GroupShare}): two
@@ -40,17 +38,7 @@ class GroupBudgetTest {
   private static final Duration WINDOW = Duration.ofSeconds(5);
   private static final Duration SURVIVOR_WINDOW = Duration.ofSeconds(5);
 
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   @Test
   void twoReplicasTogetherKeepToTheClientQpsAndASurvivorTakesAllOfIt() throws InterruptedException {

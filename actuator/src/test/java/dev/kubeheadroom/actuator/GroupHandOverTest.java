@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -17,24 +16,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A decisions partition handed from one replica of the group to another. */
 @WithKafka
 class GroupHandOverTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   // A new group starts at the latest offsets (ActuatorGateTest): fixed by the first owner when it
   // is assigned, but only in its own consumer. A partition that moved before the first owner had

@@ -9,28 +9,16 @@ import dev.kubeheadroom.kubedouble.Fault;
 import dev.kubeheadroom.kubedouble.RequestMatcher;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A pod refused again and again gets one {@code ResizeRefused} Warning per refusal episode. */
 @WithKafka
 class RefusedEventTest {
-  private ActuatorHarness h;
-
-  @BeforeEach
-  void setUp(KafkaBroker kafka) {
-    h = new ActuatorHarness(kafka);
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension final ActuatorHarness h = new ActuatorHarness();
 
   @Test
   void aPodRefusedTwiceGetsOneWarningAndAnAppliedResizeEndsTheEpisode() {

@@ -15,9 +15,11 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The {@link Coalescer} as it was before its backlog index (commit 6606bc9), kept as the oracle
- * of {@link CoalescerEquivalenceTest}: every read scans the whole pending map. Its logic is
- * unchanged; only the name and this paragraph are new.
+ * The oracle {@link CoalescerEquivalenceTest} holds the {@link Coalescer} to, small by design:
+ * the coalescing contract with no index, every read a scan of the whole pending map. It states
+ * what the Coalescer's ready/retry/commit answers are, not how they are found fast, so it changes
+ * only when that contract does (first here, then in the Coalescer); an optimisation of the
+ * Coalescer leaves it as it is.
  *
  * <p>Decisions in, the newest change per pod (uid) out; and which consumed offsets may be committed.
  * Pure and single-threaded: no clock (callers pass ticker times), no I/O.

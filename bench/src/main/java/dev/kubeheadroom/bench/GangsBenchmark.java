@@ -1,9 +1,6 @@
 package dev.kubeheadroom.bench;
 
-import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.GangRatio;
-import dev.kubeheadroom.policy.PodInput;
-import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.policy.UniformCeiling;
 import dev.kubeheadroom.schemas.CeilingRatio;
 import dev.kubeheadroom.schemas.ClusterConfig;
@@ -14,7 +11,6 @@ import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeStatus;
-import dev.kubeheadroom.topology.booking.GangCeilings;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.NodeDecider;
 import dev.kubeheadroom.topology.booking.PodEntry;
@@ -38,8 +34,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What uniform ceilings for gangs (design §11.6) add. Per decision of a node (once per node per
  * debounce): {@link PolicyBenchmark}'s 110-pod node decided by {@code NodeDecider} with no pod in a
- * gang and with every pod in one of ten gangs that all have a ceiling from elsewhere, and the gang
- * pass alone in both cases ({@code GangCeilings.of}: what the decision adds). Per gang report (the
+ * gang and with every pod in one of ten gangs that all have a ceiling from elsewhere (the
+ * difference is what the gang pass adds to a decision). Per gang report (the
  * gang processor, once per changed part): the reduction of a 1,000-member gang, its lowest ratio,
  * and every member's target under it.
  */
@@ -54,10 +50,6 @@ public class GangsBenchmark {
   private NodeBooking plain;
   private NodeBooking ganged;
   private Map<String, CeilingRatio> ceilings;
-  private Map<String, NodeDecider.PodView> plainViews;
-  private Map<String, NodeDecider.PodView> gangedViews;
-  private List<Decision> plainOwn;
-  private List<Decision> gangedOwn;
   private List<GangRatio> bigGang;
 
   @Setup
@@ -83,20 +75,11 @@ public class GangsBenchmark {
         ceilings.put("ns-" + i + "/g" + g, new CeilingRatio(1500, 1000));
       }
     }
-    plainViews = NodeDecider.views(plain, config, namespaces, NOW);
-    gangedViews = NodeDecider.views(ganged, config, namespaces, NOW);
-    plainOwn = own(plainViews);
-    gangedOwn = own(gangedViews);
     bigGang = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       long request = 100 + random.nextInt(1900);
       bigGang.add(new GangRatio(request + random.nextInt(20_000), request));
     }
-  }
-
-  private List<Decision> own(Map<String, NodeDecider.PodView> views) {
-    List<PodInput> inputs = views.values().stream().map(NodeDecider.PodView::input).toList();
-    return SlackPolicy.computeNode(PolicyBenchmark.ALLOCATABLE_MILLI, inputs, config.toPolicyConfig()).decisions();
   }
 
   @Benchmark
@@ -107,16 +90,6 @@ public class GangsBenchmark {
   @Benchmark
   public Object decideAllInGangs() {
     return NodeDecider.decide(ganged, config, namespaces, ceilings, NOW);
-  }
-
-  @Benchmark
-  public Object gangPassNoGangs() {
-    return GangCeilings.of(plainViews, plainOwn, List.of(), Map.of());
-  }
-
-  @Benchmark
-  public Object gangPassAllInGangs() {
-    return GangCeilings.of(gangedViews, gangedOwn, List.of(), ceilings);
   }
 
   @Benchmark

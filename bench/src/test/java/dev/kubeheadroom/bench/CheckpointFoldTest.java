@@ -23,6 +23,7 @@ import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.testkit.MemoryTopics;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import dev.kubeheadroom.topology.booking.Checkpoints;
@@ -31,6 +32,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,15 +52,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class CheckpointFoldTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
   private final Topics topics = Topics.defaults();
+  private static final int PARTITIONS = 6;
 
   @Test
   void theBenchsLogGivesTheFullDerivationsCheckpoints() {
-    MemoryLog log = new MemoryLog(topics);
+    MemoryTopics log = memoryTopics();
     AuditBench.history((topic, key, value, at) -> log.add(topic, key, JsonCodec.encode(value), at),
         topics, 6_000, 40, T0, Duration.ofHours(2));
 
     long total = 0;
-    for (int p = 0; p < MemoryLog.PARTITIONS; p++) {
+    for (int p = 0; p < PARTITIONS; p++) {
       List<String> full = full(log, p);
       List<String> fold = fold(log, p);
       assertThat(fold).as("partition %d", p).isEqualTo(full);
@@ -75,7 +78,7 @@ class CheckpointFoldTest {
   /** What the decoder skips (unreadable, no key, wrong key) and the epoch fence drops. */
   @Test
   void skippedAndFencedRecordsAreSkippedAlike() {
-    MemoryLog log = new MemoryLog(topics);
+    MemoryTopics log = memoryTopics();
     log.add(topics.nodes(), "n1", JsonCodec.encode(node("n1", 8_000).withEpoch(2)), T0.plusSeconds(1));
     log.add(topics.pods(), "n1", JsonCodec.encode(pod("n1", "a", 200, 400).withEpoch(2)), T0.plusSeconds(2));
     // a stale leader's record: fenced
@@ -91,7 +94,7 @@ class CheckpointFoldTest {
 
     List<String> full = new ArrayList<>();
     List<String> fold = new ArrayList<>();
-    for (int p = 0; p < MemoryLog.PARTITIONS; p++) {
+    for (int p = 0; p < PARTITIONS; p++) {
       full.addAll(full(log, p));
       fold.addAll(fold(log, p));
     }
@@ -114,7 +117,7 @@ class CheckpointFoldTest {
   @Test
   void aConfirmedRetryEndsTheEpisodeByItsNewLimitsAndTheFoldRefusesOutcomes() {
     // first the log up to the retry, to learn the target the topology decides for the pod
-    MemoryLog log = new MemoryLog(topics);
+    MemoryTopics log = memoryTopics();
     log.add(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0);
     log.add(topics.namespaces(), "team-a", JsonCodec.encode(
         new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0)), T0);
@@ -134,7 +137,7 @@ class CheckpointFoldTest {
     log.add(topics.pods(), "n1", JsonCodec.encode(pod("n1", "a", 200, target)), T0.plusSeconds(330));
     log.add(topics.nodes(), "n1", JsonCodec.encode(node("n1", 8_000)), T0.plusSeconds(660)); // unchanged
 
-    int p = log.partition("n1");
+    int p = log.partition(topics.pods(), "n1");
     NodeCheckpoint full = full(log, p).stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
         .filter(c -> c.node().equals("n1")).findFirst().orElseThrow();
     assertThat(full.pods()).singleElement().satisfies(c -> {
@@ -144,7 +147,7 @@ class CheckpointFoldTest {
     // before the confirming snapshot the episode was running: the outcome was folded
     NodeBooking folded = NodeBooking.empty("n1");
     NodeBooking beforeConfirm = null;
-    for (MemoryLog.Raw r : log.records()) {
+    for (MemoryTopics.Added r : log.records()) {
       if (r.key() != null && r.key().equals("n1") && r.at().isBefore(full.at())) {
         if (r.at().equals(T0.plusSeconds(330))) {
           beforeConfirm = folded;
@@ -171,20 +174,20 @@ class CheckpointFoldTest {
   @Test
   void aDecisionReversingAnInFlightTargetEndsTheEpisodeAFoldKeeps() {
     long limit = reversedTarget(400);
-    MemoryLog log = reversal(limit, true);
+    MemoryTopics log = reversal(limit, true);
     log.add(topics.nodes(), "n1", JsonCodec.encode(node("n1", 8_000)), T0.plusSeconds(660)); // past the boundary
     List<Decided> decided = decided(log, "uid-a");
     assertThat(decided).as("a target in flight, then reversed to the pod's own limit").hasSizeGreaterThanOrEqualTo(2);
     assertThat(decided.get(decided.size() - 2).targetMilli()).isNotEqualTo(limit);
     assertThat(decided.get(decided.size() - 1).targetMilli()).isEqualTo(limit);
 
-    int p = log.partition("n1");
+    int p = log.partition(topics.pods(), "n1");
     NodeCheckpoint full = full(log, p).stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
         .filter(c -> c.node().equals("n1")).findFirst().orElseThrow();
     assertThat(full.pods()).filteredOn(c -> c.pod().name().equals("a")).singleElement()
         .satisfies(c -> assertThat(c.refusals()).as("the confirmed reversal ended the episode").isZero());
     NodeBooking folded = NodeBooking.empty("n1");
-    for (MemoryLog.Raw r : log.records()) {
+    for (MemoryTopics.Added r : log.records()) {
       if ("n1".equals(r.key()) && r.at().isBefore(full.at())) {
         folded = folded.apply(JsonCodec.decode(r.value(), NodeEvent.class), r.at()).booking();
       }
@@ -204,8 +207,8 @@ class CheckpointFoldTest {
    * again; with {@code status}, a status-only snapshot of a right after (the reversed target
    * still pending).
    */
-  private MemoryLog reversal(long limit, boolean status) {
-    MemoryLog log = new MemoryLog(topics);
+  private MemoryTopics reversal(long limit, boolean status) {
+    MemoryTopics log = memoryTopics();
     log.add(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0);
     log.add(topics.namespaces(), "team-a", JsonCodec.encode(
         new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0)), T0);
@@ -235,18 +238,26 @@ class CheckpointFoldTest {
 
   @Test
   void anInfeasibleResizeIsRefused() {
-    MemoryLog log = new MemoryLog(topics);
+    MemoryTopics log = memoryTopics();
     PodSnapshot infeasible = pod("n1", "a", 200, 400);
     infeasible = new PodSnapshot(infeasible.uid(), infeasible.namespace(), infeasible.name(), infeasible.node(),
         infeasible.phase(), infeasible.qosClass(), "2", 1, null, 0, null, false, List.of(),
         infeasible.containers(), ResizeStatus.INFEASIBLE);
     log.add(topics.pods(), "n1", JsonCodec.encode(infeasible), T0.plusSeconds(1));
-    assertThatThrownBy(() -> fold(log, log.partition("n1"))).isInstanceOf(CheckpointFold.Refused.class);
+    assertThatThrownBy(() -> fold(log, log.partition(topics.pods(), "n1"))).isInstanceOf(CheckpointFold.Refused.class);
   }
 
   // ---- the two derivations over one partition's history, as the bench runs them ---------------
 
-  private List<String> full(MemoryLog log, int partition) {
+  /** The log as the bench lays it out: node-keyed topics in {@link #PARTITIONS} partitions, compacted ones in one. */
+  private MemoryTopics memoryTopics() {
+    Map<String, Integer> partitions = new LinkedHashMap<>();
+    topics.nodeKeyed().forEach(t -> partitions.put(t, PARTITIONS));
+    topics.compacted().forEach(t -> partitions.put(t, 1));
+    return new MemoryTopics(partitions);
+  }
+
+  private List<String> full(MemoryTopics log, int partition) {
     List<String> out = new ArrayList<>();
     try (TopicHistory history = history(log, partition)) {
       CheckpointDerivation.derive(history, topics, T0.plus(Duration.ofDays(1)),
@@ -255,7 +266,7 @@ class CheckpointFoldTest {
     return out;
   }
 
-  private List<String> fold(MemoryLog log, int partition) {
+  private List<String> fold(MemoryTopics log, int partition) {
     List<String> out = new ArrayList<>();
     try (TopicHistory history = history(log, partition)) {
       CheckpointFold.derive(history, topics, T0.plus(Duration.ofDays(1)),
@@ -264,7 +275,7 @@ class CheckpointFoldTest {
     return out;
   }
 
-  private TopicHistory history(MemoryLog log, int partition) {
+  private TopicHistory history(MemoryTopics log, int partition) {
     return new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5),
         new TopicHistory.Scope(Map.of(), tp -> topics.compacted().contains(tp.topic()) || tp.partition() == partition));
   }
@@ -272,10 +283,10 @@ class CheckpointFoldTest {
   private record Decided(Instant at, long targetMilli) {}
 
   /** The targets the topology decided for {@code uid}'s container, replaying the whole log in order. */
-  private List<Decided> decided(MemoryLog log, String uid) {
+  private List<Decided> decided(MemoryTopics log, String uid) {
     List<Decided> targets = new ArrayList<>();
     try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), new TopologyListener() { }, T0)) {
-      for (MemoryLog.Raw r : log.records()) {
+      for (MemoryTopics.Added r : log.records()) {
         engine.pipeRaw(r.topic(), r.key(), r.value(), r.at());
         for (NodeDecision d : engine.drainDecisions()) {
           d.changes().stream().filter(c -> c.uid().equals(uid)).flatMap(c -> c.containers().stream())

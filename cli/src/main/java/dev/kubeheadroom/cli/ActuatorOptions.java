@@ -2,7 +2,6 @@ package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.actuator.ActuatorSettings;
 import dev.kubeheadroom.pipeline.ActuatorSpec;
-import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.client.Config;
@@ -46,16 +45,8 @@ public final class ActuatorOptions {
 
   /** {@code --actuator-session-timeout}, or null for the actuator's default. */
   private Duration sessionTimeout() {
-    if (sessionTimeout == null || sessionTimeout.isBlank()) {
-      return null;
-    }
-    Duration timeout;
-    try {
-      timeout = GoDuration.parse(sessionTimeout);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--actuator-session-timeout: " + e.getMessage());
-    }
-    if (timeout.toMillis() < 3) {
+    Duration timeout = DurationFlag.orElse("--actuator-session-timeout", sessionTimeout, null);
+    if (timeout != null && timeout.toMillis() < 3) {
       throw new UserError("--actuator-session-timeout: must be at least 3ms, got " + sessionTimeout);
     }
     return timeout;
@@ -63,16 +54,8 @@ public final class ActuatorOptions {
 
   /** {@code --max-decision-age}, or null for the actuator's default. */
   private Duration maxDecisionAge() {
-    if (maxDecisionAge == null || maxDecisionAge.isBlank()) {
-      return null;
-    }
-    Duration age;
-    try {
-      age = GoDuration.parse(maxDecisionAge);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--max-decision-age: " + e.getMessage());
-    }
-    if (age.isZero() || age.isNegative()) {
+    Duration age = DurationFlag.orElse("--max-decision-age", maxDecisionAge, null);
+    if (age != null && (age.isZero() || age.isNegative())) {
       throw new UserError("--max-decision-age: must be positive, got " + maxDecisionAge);
     }
     return age;

@@ -63,11 +63,7 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--from", paramLabel = "RFC3339") String from;
   @Option(names = "--to", paramLabel = "RFC3339") String to;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
-  OutputFormat output;
-
-  @Option(names = "--progress", description = Progress.DESCRIPTION)
-  boolean progress;
+  @Mixin ReportOptions report;
 
   @Override
   public Integer call() {
@@ -81,7 +77,7 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("give --at RFC3339 (with --pod or --node), or --verify --from --to");
     }
     Instant when = Times.parse("--at", at);
-    OutputFormat format = OutputFormat.orTable(output);
+    OutputFormat format = report.format();
     try (Audit audit = replay(when)) {
       PrintWriter out = spec.commandLine().getOut();
       if (subject != null && subject.pod != null) {
@@ -109,7 +105,7 @@ public final class AuditCommand implements Callable<Integer> {
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
       Audit audit = AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
-          Progress.of(err, spec.name(), progress));
+          report.progress(err, spec.name()));
       try {
         recallEarlierDecisions(connection, audit, err);
       } catch (RuntimeException e) {
@@ -203,11 +199,11 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UserError("--to " + end + " is before --from " + start);
     }
     PrintWriter out = spec.commandLine().getOut();
-    OutputFormat format = OutputFormat.orTable(output);
+    OutputFormat format = report.format();
     AuditVerify.Result result;
     try (KafkaConnection connection = kafka.connect(System.getenv())) {
       result = new AuditVerify(connection, topicOptions.topics(), start, end)
-          .run(Progress.of(spec.commandLine().getErr(), spec.name(), progress),
+          .run(report.progress(spec.commandLine().getErr(), spec.name()),
               Runtime.getRuntime().availableProcessors());
     } catch (IllegalStateException e) {
       throw new UserError(e.getMessage());

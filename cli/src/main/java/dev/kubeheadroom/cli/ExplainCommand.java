@@ -53,11 +53,7 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Option(names = "--live-insecure", description = "Do not verify the --live endpoint's certificate (self-signed).")
   boolean liveInsecure;
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
-  OutputFormat output;
-
-  @Option(names = "--progress", description = Progress.DESCRIPTION)
-  boolean progress;
+  @Mixin ReportOptions report;
 
   @Override
   public Integer call() {
@@ -116,7 +112,7 @@ public final class ExplainCommand implements Callable<Integer> {
       Explanation e = AuditCommand.explainPod(replayed, "explain", pod);
       print(e, whatIf.apply(new Explained(e, replayed.booking(e.node()),
           booking -> replayed.explain(booking, e.pod().uid()))));
-      AuditCommand.noteCheckpointStart(replayed, e, output, spec.commandLine().getOut());
+      AuditCommand.noteCheckpointStart(replayed, e, report.output, spec.commandLine().getOut());
     }
     return ExitCodes.OK;
   }
@@ -126,7 +122,7 @@ public final class ExplainCommand implements Callable<Integer> {
 
   private void print(Explanation e, WhatIfReport whatIf) {
     PrintWriter out = spec.commandLine().getOut();
-    OutputFormat format = OutputFormat.orTable(output);
+    OutputFormat format = report.format();
     if (format != OutputFormat.table) {
       AuditViews.PodView view = AuditViews.PodView.of(e);
       StructuredOutput.write(format, whatIf == null ? view : view.withThrottling(whatIf), out);
@@ -146,8 +142,7 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.kafka = kafka;
     audit.topicOptions = topicOptions;
     audit.at = Instant.now().toString();
-    audit.output = output;
-    audit.progress = progress;
+    audit.report = report;
     audit.fullReplay = fullReplay;
     return audit;
   }

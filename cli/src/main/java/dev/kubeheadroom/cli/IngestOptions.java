@@ -2,7 +2,6 @@ package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.ingest.IngestSettings;
 import dev.kubeheadroom.pipeline.IngestSpec;
-import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.Topics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -31,12 +30,7 @@ public final class IngestOptions {
   /** The ingest stage from these options, publishing through {@code client}. */
   IngestSpec spec(KafkaConnection connection, Topics topics, KubernetesClient client) {
     String id = identity != null && !identity.isBlank() ? identity : hostName();
-    Duration resync;
-    try {
-      resync = GoDuration.parse(resyncPeriod);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--resync-period: " + e.getMessage());
-    }
+    Duration resync = DurationFlag.parse("--resync-period", resyncPeriod);
     IngestSettings defaults = IngestSettings.defaults(connection.client(), id);
     IngestSettings settings = defaults.withTopics(topics).withResyncPeriod(resync)
         .withLease(new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,

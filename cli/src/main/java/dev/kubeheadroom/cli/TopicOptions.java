@@ -1,6 +1,5 @@
 package dev.kubeheadroom.cli;
 
-import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
@@ -58,12 +57,7 @@ public final class TopicOptions {
   }
 
   TopicLayout layout(KafkaConnection kafka) {
-    Duration keep;
-    try {
-      keep = GoDuration.parse(retention);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--topic-retention: " + e.getMessage());
-    }
+    Duration keep = DurationFlag.parse("--topic-retention", retention);
     try {
       return new TopicLayout(partitions, kafka.isEmbedded() ? 1 : replicationFactor, keep, minInsyncReplicas);
     } catch (IllegalArgumentException e) {

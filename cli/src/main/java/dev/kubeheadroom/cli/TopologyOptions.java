@@ -1,7 +1,6 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.pipeline.TopologySpec;
-import dev.kubeheadroom.projection.GoDuration;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.FailoverTimeouts;
@@ -62,24 +61,14 @@ public final class TopologyOptions {
 
   /** {@code --session-timeout} and {@code --transaction-timeout}, each the topology's default when absent. */
   FailoverTimeouts failoverTimeouts() {
-    Duration session = duration("--session-timeout", sessionTimeout, FailoverTimeouts.DEFAULT_SESSION_TIMEOUT);
-    Duration transaction = duration("--transaction-timeout", transactionTimeout,
+    Duration session = DurationFlag.orElse("--session-timeout", sessionTimeout,
+        FailoverTimeouts.DEFAULT_SESSION_TIMEOUT);
+    Duration transaction = DurationFlag.orElse("--transaction-timeout", transactionTimeout,
         FailoverTimeouts.DEFAULT_TRANSACTION_TIMEOUT);
     try {
       return new FailoverTimeouts(session, transaction);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
-    }
-  }
-
-  private static Duration duration(String flag, String given, Duration otherwise) {
-    if (given == null || given.isBlank()) {
-      return otherwise;
-    }
-    try {
-      return GoDuration.parse(given);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(flag + ": " + e.getMessage());
     }
   }
 }

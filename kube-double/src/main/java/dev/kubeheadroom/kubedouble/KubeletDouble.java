@@ -6,15 +6,8 @@ import dev.kubeheadroom.kubedouble.KubeletRules.ResizeProgram;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,18 +46,10 @@ public final class KubeletDouble implements AutoCloseable {
   /** How the kubelet of a node answers a resize. */
   public enum ResizeAnswer { APPLY, DEFERRED, INFEASIBLE, IN_PROGRESS, ACTUATION_ERROR }
 
-  /** How long an admitted resize shows {@code PodResizeInProgress} before it is actuated. */
-  public static final Duration DEFAULT_ACTUATION_DELAY = Duration.ofMillis(20);
-
   private final ApiServerDispatcher store;
   private final KubeletRules.NodeView view;
   private final Clock clock;
-  private final ScheduledExecutorService worker;
-  private final Map<String, ResizeProgram> programs = new ConcurrentHashMap<>();
-  private final Set<String> actuating = ConcurrentHashMap.newKeySet();
-  private final Set<String> deferred = ConcurrentHashMap.newKeySet();
-  private final AtomicLong statusWrites = new AtomicLong();
-  private volatile Duration actuationDelay = DEFAULT_ACTUATION_DELAY;
+  private final KubeletWork work = new KubeletWork("kube-double-kubelet");
   private volatile boolean closed;
 
   private KubeletDouble(ApiServerDouble api, Clock clock) {
@@ -82,11 +67,6 @@ public final class KubeletDouble implements AutoCloseable {
       }
     };
     this.clock = clock;
-    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "kube-double-kubelet");
-      thread.setDaemon(true);
-      return thread;
-    });
     store.onPodChange(change -> {
       if (closed) {
         return;
@@ -94,8 +74,8 @@ public final class KubeletDouble implements AutoCloseable {
       if (!change.type().equals("DELETED")) {
         submit(change.namespace(), change.name());
       } else {
-        deferred.remove(change.namespace() + "/" + change.name());
-        deferred.forEach(key -> submit(key.split("/", 2)[0], key.split("/", 2)[1])); // room freed: retry
+        work.deleted(change.namespace() + "/" + change.name())
+            .forEach(key -> submit(key.split("/", 2)[0], key.split("/", 2)[1])); // room freed: retry
       }
     });
     store.pods().forEach(pod -> submit(pod.path("metadata").path("namespace").asText(),
@@ -121,7 +101,7 @@ public final class KubeletDouble implements AutoCloseable {
    */
   public void answerResizes(String node, ResizeAnswer answer, String message) {
     Objects.requireNonNull(answer, "answer");
-    programs.put(node, new ResizeProgram(answer, message == null ? "" : message));
+    work.program(node, new ResizeProgram(answer, message == null ? "" : message));
     store.pods().stream()
         .filter(pod -> node.equals(pod.path("spec").path("nodeName").asText()))
         .forEach(pod -> submit(pod.path("metadata").path("namespace").asText(),
@@ -134,24 +114,19 @@ public final class KubeletDouble implements AutoCloseable {
 
   /**
    * From now on, an admitted resize shows {@code PodResizeInProgress} this long before it is
-   * actuated (default {@link #DEFAULT_ACTUATION_DELAY}; zero actuates in the same status write).
+   * actuated (default {@link KubeletWork#DEFAULT_ACTUATION_DELAY}; zero actuates in the same status write).
    */
   public void actuationDelay(Duration delay) {
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be negative: " + delay);
-    }
-    this.actuationDelay = delay;
+    work.actuationDelay(delay);
   }
 
   /** How many status writes the kubelet has made (for tests that wait for it to settle). */
   public long statusWrites() {
-    return statusWrites.get();
+    return work.statusWrites();
   }
 
   private void submit(String namespace, String name) {
-    try {
-      worker.execute(() -> reconcile(namespace, name));
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+    if (!work.execute(() -> reconcile(namespace, name))) {
       LOG.debug("kubelet double closed; ignoring Pod({}/{})", namespace, name);
     }
   }
@@ -159,7 +134,7 @@ public final class KubeletDouble implements AutoCloseable {
   private void reconcile(String namespace, String name) {
     try {
       if (store.updatePod(namespace, name, this::desired)) {
-        statusWrites.incrementAndGet();
+        work.statusWritten();
       }
     } catch (RuntimeException e) {
       LOG.warn("kubelet double failed on Pod({}/{})", namespace, name, e);
@@ -170,28 +145,14 @@ public final class KubeletDouble implements AutoCloseable {
   private ObjectNode desired(ObjectNode pod) {
     String node = pod.path("spec").path("nodeName").asText("");
     String uid = pod.path("metadata").path("uid").asText();
-    KubeletRules.Effect effect = KubeletRules.reconcile(pod, view,
-        programs.getOrDefault(node, ResizeProgram.APPLY), actuating.contains(uid),
-        actuationDelay.isZero(), clock.instant().toString());
     String namespace = pod.path("metadata").path("namespace").asText();
     String name = pod.path("metadata").path("name").asText();
-    effect.recordDeferral(deferred, namespace + "/" + name);
+    KubeletRules.Effect effect = work.reconcile(pod, view, node, uid, namespace + "/" + name,
+        clock.instant().toString());
     if (effect.actuateLater()) {
-      actuateLater(uid, namespace, name);
+      work.actuateLater(uid, () -> reconcile(namespace, name));
     }
     return pod;
-  }
-
-  private void actuateLater(String uid, String namespace, String name) {
-    actuating.add(uid);
-    try {
-      worker.schedule(() -> {
-        actuating.remove(uid);
-        reconcile(namespace, name);
-      }, actuationDelay.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
-      actuating.remove(uid);
-    }
   }
 
   private static String defaultMessage(ResizeAnswer answer) {
@@ -206,11 +167,6 @@ public final class KubeletDouble implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    worker.shutdownNow();
-    try {
-      worker.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    work.close();
   }
 }

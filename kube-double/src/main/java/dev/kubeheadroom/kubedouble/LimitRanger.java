@@ -135,43 +135,37 @@ final class LimitRanger {
   private static void check(Item item, Map<String, BigDecimal> requests, Map<String, BigDecimal> limits,
       List<String> errors) {
     String type = item.type();
-    item.min().forEach((resource, enforced) -> min(type, resource, enforced, requests, limits).ifPresent(errors::add));
-    item.max().forEach((resource, enforced) -> max(type, resource, enforced, requests, limits).ifPresent(errors::add));
+    item.min().forEach((resource, enforced) -> bound(Bound.MIN, type, resource, enforced, requests, limits)
+        .ifPresent(errors::add));
+    item.max().forEach((resource, enforced) -> bound(Bound.MAX, type, resource, enforced, limits, requests)
+        .ifPresent(errors::add));
     item.ratio().forEach((resource, enforced) -> ratio(type, resource, enforced, requests, limits).ifPresent(errors::add));
   }
 
-  private static Optional<String> min(String type, String resource, String enforced,
-      Map<String, BigDecimal> requests, Map<String, BigDecimal> limits) {
-    BigDecimal bound = Quantities.amount(enforced);
-    String shown = show(resource, enforced);
-    if (!requests.containsKey(resource)) {
-      return Optional.of("minimum " + resource + " usage per " + type + " is " + shown + ".  No request is specified");
-    }
-    if (requests.get(resource).compareTo(bound) < 0) {
-      return Optional.of("minimum " + resource + " usage per " + type + " is " + shown + ", but request is "
-          + Quantities.format(resource, requests.get(resource)));
-    }
-    if (limits.containsKey(resource) && limits.get(resource).compareTo(bound) < 0) {
-      return Optional.of("minimum " + resource + " usage per " + type + " is " + shown + ", but limit is "
-          + Quantities.format(resource, limits.get(resource)));
-    }
-    return Optional.empty();
+  /**
+   * A {@code min} or {@code max} bound: the side that must be given (min: the request, max: the
+   * limit), checked first, then the other side; and which way an amount breaks it.
+   */
+  private record Bound(String word, String required, String other, int breaks) {
+    static final Bound MIN = new Bound("minimum", "request", "limit", -1);
+    static final Bound MAX = new Bound("maximum", "limit", "request", 1);
   }
 
-  private static Optional<String> max(String type, String resource, String enforced,
-      Map<String, BigDecimal> requests, Map<String, BigDecimal> limits) {
+  /** {@code requiredAmounts}, {@code otherAmounts}: the sides {@code kind} names, by resource. */
+  private static Optional<String> bound(Bound kind, String type, String resource, String enforced,
+      Map<String, BigDecimal> requiredAmounts, Map<String, BigDecimal> otherAmounts) {
     BigDecimal bound = Quantities.amount(enforced);
-    String shown = show(resource, enforced);
-    if (!limits.containsKey(resource)) {
-      return Optional.of("maximum " + resource + " usage per " + type + " is " + shown + ".  No limit is specified");
+    String prefix = kind.word() + " " + resource + " usage per " + type + " is " + show(resource, enforced);
+    BigDecimal required = requiredAmounts.get(resource);
+    BigDecimal other = otherAmounts.get(resource);
+    if (required == null) {
+      return Optional.of(prefix + ".  No " + kind.required() + " is specified");
     }
-    if (limits.get(resource).compareTo(bound) > 0) {
-      return Optional.of("maximum " + resource + " usage per " + type + " is " + shown + ", but limit is "
-          + Quantities.format(resource, limits.get(resource)));
+    if (required.compareTo(bound) == kind.breaks()) {
+      return Optional.of(prefix + ", but " + kind.required() + " is " + Quantities.format(resource, required));
     }
-    if (requests.containsKey(resource) && requests.get(resource).compareTo(bound) > 0) {
-      return Optional.of("maximum " + resource + " usage per " + type + " is " + shown + ", but request is "
-          + Quantities.format(resource, requests.get(resource)));
+    if (other != null && other.compareTo(bound) == kind.breaks()) {
+      return Optional.of(prefix + ", but " + kind.other() + " is " + Quantities.format(resource, other));
     }
     return Optional.empty();
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
 import dev.kubeheadroom.kubedouble.KubeletRules;
 import dev.kubeheadroom.kubedouble.KubeletRules.ResizeProgram;
+import dev.kubeheadroom.kubedouble.KubeletWork;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -20,13 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,32 +35,19 @@ import org.slf4j.LoggerFactory;
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
-  /** How long an admitted resize shows {@code PodResizeInProgress} before it is actuated. */
-  public static final Duration DEFAULT_ACTUATION_DELAY = Duration.ofMillis(20);
-
   private final KubernetesClient client;
   private final KubernetesSerialization json;
   private final Clock clock;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Node> nodes;
-  private final ScheduledExecutorService worker;
-  private final Map<String, ResizeProgram> programs = new ConcurrentHashMap<>();
-  private final Set<String> actuating = ConcurrentHashMap.newKeySet();
-  private final Set<String> deferred = ConcurrentHashMap.newKeySet();
-  private final AtomicLong statusWrites = new AtomicLong();
+  private final KubeletWork work = new KubeletWork("node-agent");
   private final KubeletRules.NodeView view;
-  private volatile Duration actuationDelay = DEFAULT_ACTUATION_DELAY;
   private volatile boolean closed;
 
   private NodeAgent(KubernetesClient client, Clock clock) {
     this.client = client;
     this.json = client.getKubernetesSerialization();
     this.clock = clock;
-    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "node-agent");
-      thread.setDaemon(true);
-      return thread;
-    });
     this.nodes = client.nodes().inform();
     this.view = new KubeletRules.NodeView() {
       @Override
@@ -95,9 +76,7 @@ public final class NodeAgent implements AutoCloseable {
 
       @Override
       public void onDelete(Pod pod, boolean finalStateUnknown) {
-        String key = key(pod);
-        deferred.remove(key);
-        deferred.forEach(NodeAgent.this::submitKey); // room freed: a deferred resize may fit now
+        work.deleted(key(pod)).forEach(NodeAgent.this::submitKey); // room freed: a deferred resize may fit now
       }
     });
   }
@@ -150,7 +129,7 @@ public final class NodeAgent implements AutoCloseable {
    */
   public void answerResizes(String node, ResizeAnswer answer, String message) {
     Objects.requireNonNull(answer, "answer");
-    programs.put(node, new ResizeProgram(answer, message == null ? "" : message));
+    work.program(node, new ResizeProgram(answer, message == null ? "" : message));
     pods.getStore().list().stream()
         .filter(p -> node.equals(p.getSpec().getNodeName()))
         .forEach(this::submit);
@@ -158,15 +137,12 @@ public final class NodeAgent implements AutoCloseable {
 
   /** How long an admitted resize shows {@code PodResizeInProgress} (zero: actuate at once). */
   public void actuationDelay(Duration delay) {
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be negative: " + delay);
-    }
-    this.actuationDelay = delay;
+    work.actuationDelay(delay);
   }
 
   /** How many status writes the agent has made. */
   public long statusWrites() {
-    return statusWrites.get();
+    return work.statusWrites();
   }
 
   private void submit(Pod pod) {
@@ -177,9 +153,7 @@ public final class NodeAgent implements AutoCloseable {
     if (closed) {
       return;
     }
-    try {
-      worker.execute(() -> reconcile(key));
-    } catch (RejectedExecutionException closing) {
+    if (!work.execute(() -> reconcile(key))) {
       LOG.debug("node agent closed; ignoring Pod({})", key);
     }
   }
@@ -192,15 +166,13 @@ public final class NodeAgent implements AutoCloseable {
     ObjectNode before = tree(pod);
     ObjectNode after = before.deepCopy();
     String uid = pod.getMetadata().getUid();
-    KubeletRules.Effect effect = KubeletRules.reconcile(after, view,
-        programs.getOrDefault(pod.getSpec().getNodeName(), ResizeProgram.APPLY),
-        actuating.contains(uid), actuationDelay.isZero(), clock.instant().toString());
-    effect.recordDeferral(deferred, key);
+    KubeletRules.Effect effect = work.reconcile(after, view, pod.getSpec().getNodeName(), uid, key,
+        clock.instant().toString());
     if (!after.equals(before)) {
       try {
         client.pods().inNamespace(pod.getMetadata().getNamespace())
             .resource(json.convertValue(after, Pod.class)).updateStatus();
-        statusWrites.incrementAndGet();
+        work.statusWritten();
       } catch (KubernetesClientException e) {
         if (e.getCode() == 409) { // a newer pod is on its way through the informer
           LOG.debug("node agent: Pod({}) changed under its status write; retried on the next event", key);
@@ -211,19 +183,7 @@ public final class NodeAgent implements AutoCloseable {
       }
     }
     if (effect.actuateLater()) {
-      actuateLater(uid, key);
-    }
-  }
-
-  private void actuateLater(String uid, String key) {
-    actuating.add(uid);
-    try {
-      worker.schedule(() -> {
-        actuating.remove(uid);
-        reconcile(key);
-      }, actuationDelay.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException closing) {
-      actuating.remove(uid);
+      work.actuateLater(uid, () -> reconcile(key));
     }
   }
 
@@ -240,11 +200,6 @@ public final class NodeAgent implements AutoCloseable {
     closed = true;
     pods.close();
     nodes.close();
-    worker.shutdownNow();
-    try {
-      worker.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    work.close();
   }
 }

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.ops;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -38,35 +39,30 @@ public final class MeterBinders {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
-    JvmGcMetrics gc = new JvmGcMetrics();
-    gc.bindTo(registry);
-    return gc;
+    return bound(registry, new JvmGcMetrics());
   }
 
   /** Binds a Kafka Streams instance's metrics (including its embedded clients'). */
   public static KafkaStreamsMetrics bindKafkaStreams(MeterRegistry registry, KafkaStreams streams) {
-    KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
-    binder.bindTo(registry);
-    return binder;
+    return bound(registry, new KafkaStreamsMetrics(streams));
   }
 
   /** Binds a producer's metrics ({@code kafka_producer_*}). */
   public static KafkaClientMetrics bindProducer(MeterRegistry registry, Producer<?, ?> producer) {
-    KafkaClientMetrics binder = new KafkaClientMetrics(producer);
-    binder.bindTo(registry);
-    return binder;
+    return bound(registry, new KafkaClientMetrics(producer));
   }
 
   /** Binds a consumer's metrics ({@code kafka_consumer_*}). */
   public static KafkaClientMetrics bindConsumer(MeterRegistry registry, Consumer<?, ?> consumer) {
-    KafkaClientMetrics binder = new KafkaClientMetrics(consumer);
-    binder.bindTo(registry);
-    return binder;
+    return bound(registry, new KafkaClientMetrics(consumer));
   }
 
   /** Binds an admin client's metrics ({@code kafka_admin_client_*}). */
   public static KafkaClientMetrics bindAdmin(MeterRegistry registry, AdminClient admin) {
-    KafkaClientMetrics binder = new KafkaClientMetrics(admin);
+    return bound(registry, new KafkaClientMetrics(admin));
+  }
+
+  private static <B extends MeterBinder> B bound(MeterRegistry registry, B binder) {
     binder.bindTo(registry);
     return binder;
   }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * What ingest publishes, from the Kubernetes objects as they are now: the one place that decides
@@ -253,13 +254,7 @@ public final class ClusterProjector {
 
   /** As {@link #node(Node)}, with {@code NodeProjection.project(node)} made by the caller ahead. */
   public Outcome node(Node node, NodeSnapshot snapshot) {
-    String name = node.getMetadata().getName();
-    if (snapshot.equals(nodes.get(name))) {
-      return Outcome.UNCHANGED;
-    }
-    nodes.put(name, snapshot);
-    out.node(name, snapshot);
-    return Outcome.PUBLISHED;
+    return publishIfChanged(nodes, node.getMetadata().getName(), snapshot, out::node);
   }
 
   public Outcome nodeDeleted(Node node) {
@@ -325,11 +320,17 @@ public final class ClusterProjector {
   }
 
   private Outcome publishNamespace(String name, NamespaceInfo info) {
-    if (info.equals(namespaceInfos.get(name))) {
+    return publishIfChanged(namespaceInfos, name, info, out::namespace);
+  }
+
+  /** Publishes {@code value} under {@code name} unless it is what {@code published} last holds there. */
+  private static <V> Outcome publishIfChanged(Map<String, V> published, String name, V value,
+      BiConsumer<String, V> publish) {
+    if (value.equals(published.get(name))) {
       return Outcome.UNCHANGED;
     }
-    namespaceInfos.put(name, info);
-    out.namespace(name, info);
+    published.put(name, value);
+    publish.accept(name, value);
     return Outcome.PUBLISHED;
   }
 

@@ -40,22 +40,10 @@ public final class GoDuration {
     BigDecimal total = BigDecimal.ZERO;
     while (i < n) {
       int start = i;
-      boolean dot = false;
-      int digits = 0;
-      for (; i < n; i++) {
-        char c = text.charAt(i);
-        if (c >= '0' && c <= '9') {
-          digits++;
-        } else if (c == '.' && !dot) {
-          dot = true;
-        } else {
-          break;
-        }
-      }
-      if (digits == 0) {
+      i = Decimals.end(text, start);
+      if (i == start) {
         throw new IllegalArgumentException("not a duration (like 2s, 500ms, 1m30s)");
       }
-      String number = text.substring(start, i);
       int unitStart = i;
       while (i < n && !(text.charAt(i) >= '0' && text.charAt(i) <= '9') && text.charAt(i) != '.') {
         i++;
@@ -72,8 +60,7 @@ public final class GoDuration {
         default -> throw new IllegalArgumentException(
             "unknown unit \"" + unit + "\" (ns, us, ms, s, m, h)");
       };
-      String normalized = number.endsWith(".") ? number + "0" : number;
-      total = total.add(new BigDecimal(normalized).multiply(BigDecimal.valueOf(unitNanos)));
+      total = total.add(Decimals.value(text, start, unitStart).multiply(BigDecimal.valueOf(unitNanos)));
       if (total.compareTo(MAX_NANOS) > 0) {
         throw new IllegalArgumentException("out of range");
       }

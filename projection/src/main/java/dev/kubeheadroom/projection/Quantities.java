@@ -35,30 +35,17 @@ final class Quantities {
       throw new QuantityFormatException(
           text.substring(0, 16) + "...", "longer than " + MAX_LENGTH + " characters");
     }
-    int n = text.length();
     int i = 0;
     char first = text.charAt(0);
     if (first == '+' || first == '-') {
       i++;
     }
     int numberStart = i;
-    int digits = 0;
-    boolean dot = false;
-    for (; i < n; i++) {
-      char c = text.charAt(i);
-      if (c >= '0' && c <= '9') {
-        digits++;
-      } else if (c == '.' && !dot) {
-        dot = true;
-      } else {
-        break;
-      }
-    }
-    if (digits == 0) {
+    i = Decimals.end(text, numberStart);
+    if (i == numberStart) {
       throw new QuantityFormatException(text, "no digits");
     }
-    String number = text.substring(numberStart, i);
-    BigDecimal value = new BigDecimal(number.endsWith(".") ? number + "0" : number);
+    BigDecimal value = Decimals.value(text, numberStart, i);
     if (first == '-') {
       value = value.negate();
     }

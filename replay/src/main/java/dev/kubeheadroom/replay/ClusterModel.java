@@ -97,10 +97,8 @@ final class ClusterModel {
       }
       if (deleted) {
         projector.nodeDeleted(node);
-      } else if (prepared.ahead()) {
-        projector.node(node, prepared.nodeOrThrow());
       } else {
-        projector.node(node);
+        projector.node(node, prepared.nodeOf(node));
       }
     } else if (object instanceof Namespace ns) {
       if (deleted) {
@@ -141,22 +139,17 @@ final class ClusterModel {
       return;
     }
     // Throws before any state changes: a pod that cannot be read leaves all as it was.
-    PodSnapshot plain = prepared.ahead() ? prepared.plainPodOrThrow() : null;
+    PodSnapshot plain = prepared.plainPodOf(pod);
     Map<String, Long> owned = ownedLimits.get(uid);
     if (owned != null) {
-      PodSnapshot lineSays = plain != null ? plain : PodProjection.project(pod, false).orElse(null);
-      if (lineSays != null) {
-        dropBelowRequest(owned, lineSays);
+      if (plain != null) {
+        dropBelowRequest(owned, plain);
       }
       if (owned.isEmpty()) {
         ownedLimits.remove(uid);
       }
     }
-    if (prepared.ahead()) {
-      projector.pod(pod, plain);
-    } else {
-      projector.pod(pod);
-    }
+    projector.pod(pod, plain);
     PodSnapshot published = projector.publishedPod(uid);
     if (published != null && published.terminal()) {
       podObjects.remove(uid);

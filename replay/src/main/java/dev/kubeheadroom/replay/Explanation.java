@@ -23,6 +23,7 @@ import dev.kubeheadroom.schemas.Tenancy;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
 import dev.kubeheadroom.topology.booking.NodeBooking;
+import dev.kubeheadroom.topology.booking.NamespaceTenants;
 import dev.kubeheadroom.topology.booking.NodeDecider;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -88,7 +89,7 @@ public record Explanation(
     NodePool nodePool = config.poolFor(booking.snapshot().labels()).orElse(null);
     PolicyConfig policy = config.forPool(nodePool).toPolicyConfig();
     long allocatable = booking.snapshot().allocatableMilli();
-    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? NodeDecider.tenants(views, namespaces) : null;
+    List<Tenant> tenants = config.tenancy() == Tenancy.NAMESPACES ? NamespaceTenants.of(views, namespaces) : null;
     NodeResult result = tenants == null
         ? SlackPolicy.computeNode(allocatable, inputs, policy)
         : HierarchicalPolicy.computeNode(allocatable, inputs, tenants, policy);

@@ -17,8 +17,8 @@ import java.util.Iterator;
  * state. A projection that failed is kept and thrown where the projector would have thrown it:
  * the same warnings, in the same order, as projecting on the main thread.
  *
- * @param ahead false: nothing was made ahead, the projector projects on the main thread (the
- *     yardstick tests hold the replay to)
+ * @param ahead false: nothing was made ahead, the snapshots are projected on the main thread as
+ *     they are asked for (the yardstick tests hold the replay to)
  * @param plainPod the pod's plain snapshot, null when unbound (or not a pod)
  * @param node the node's snapshot (null when not a node)
  * @param failure what projecting the object threw, or null
@@ -49,20 +49,29 @@ record PreparedItem(WatchLogItem item, boolean ahead, PodSnapshot plainPod, Node
     return new PreparedItem(item, false, null, null, null);
   }
 
-  /** The pod's plain snapshot made ahead; throws what projecting it threw. */
-  PodSnapshot plainPodOrThrow() {
+  /**
+   * {@code pod}'s plain snapshot (null when unbound): made ahead, else projected now as the
+   * projector would; throws what projecting it threw.
+   */
+  PodSnapshot plainPodOf(Pod pod) {
+    if (!ahead) {
+      return PodProjection.project(pod, false).orElse(null);
+    }
     if (failure != null) {
       throw failure;
     }
     return plainPod;
   }
 
-  /** The node's snapshot made ahead; throws what projecting it threw. */
-  NodeSnapshot nodeOrThrow() {
+  /** {@code node}'s snapshot: made ahead, else projected now; throws what projecting it threw. */
+  NodeSnapshot nodeOf(Node node) {
+    if (!ahead) {
+      return NodeProjection.project(node);
+    }
     if (failure != null) {
       throw failure;
     }
-    return node;
+    return this.node;
   }
 
   /** {@code source}'s items, each prepared as it is taken (so on the thread that takes it). */

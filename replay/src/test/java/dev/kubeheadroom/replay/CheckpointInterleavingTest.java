@@ -13,6 +13,7 @@ import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.testkit.MemoryTopics;
 import dev.kubeheadroom.topology.HeadroomTopology;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologyRunner;
@@ -60,7 +61,7 @@ class CheckpointInterleavingTest {
 
   @BeforeAll
   void runTheTopologyInArrivalOrder() {
-    log = new MemoryTopics(Audit.inputTopics(topics));
+    log = MemoryTopics.onePartitionEach(Audit.inputTopics(topics));
     TopologySettings settings = TopologySettings.defaults(topics);
     TopologyListener listener = new TopologyListener() {
       @Override

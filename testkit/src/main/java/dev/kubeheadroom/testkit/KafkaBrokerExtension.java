@@ -18,6 +18,11 @@ public final class KafkaBrokerExtension implements ParameterResolver {
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    return broker(context);
+  }
+
+  /** The shared broker the test class's {@link WithKafka} names (for extensions that need one too). */
+  public static KafkaBroker broker(ExtensionContext context) {
     BrokerKind kind =
         context
             .getTestClass()

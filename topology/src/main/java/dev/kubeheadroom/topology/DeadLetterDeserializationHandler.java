@@ -1,7 +1,6 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.DeadLetter;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -9,16 +8,10 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
 /**
  * A source record whose key or value the source's deserializer rejected: dead-lettered and
  * counted, and the next record is read. The sources read raw bytes and decode in {@link
- * EventDecoder}, so this only catches what Kafka's own deserializers refuse.
+ * KeyedDecoder}, so this only catches what Kafka's own deserializers refuse.
  */
-public final class DeadLetterDeserializationHandler implements DeserializationExceptionHandler {
-  private DeadLetters letters;
-
-  @Override
-  public void configure(Map<String, ?> configs) {
-    letters = DeadLetters.configured(configs);
-  }
-
+public final class DeadLetterDeserializationHandler extends DeadLetterHandler
+    implements DeserializationExceptionHandler {
   @Override
   public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
       Exception exception) {

@@ -1,7 +1,6 @@
 package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.DeadLetter;
-import java.util.Map;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
@@ -16,14 +15,9 @@ import org.slf4j.LoggerFactory;
  * under the node it failed on ({@link NodeFailure}). A failure of Kafka itself ({@link
  * KafkaUnavailable}) is not the record's fault and fails the thread instead.
  */
-public final class DeadLetterProcessingHandler implements ProcessingExceptionHandler {
+public final class DeadLetterProcessingHandler extends DeadLetterHandler
+    implements ProcessingExceptionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetterProcessingHandler.class);
-  private DeadLetters letters;
-
-  @Override
-  public void configure(Map<String, ?> configs) {
-    letters = DeadLetters.configured(configs);
-  }
 
   @Override
   public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {

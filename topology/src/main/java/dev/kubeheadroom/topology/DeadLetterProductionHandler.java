@@ -2,7 +2,6 @@ package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.DeadLetter;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -21,14 +20,8 @@ import org.apache.kafka.streams.errors.ProductionExceptionHandler;
  * letters are bounded), and this handler exists so that a case no one foresaw is counted and
  * named rather than silent.
  */
-public final class DeadLetterProductionHandler implements ProductionExceptionHandler {
-  private DeadLetters letters;
-
-  @Override
-  public void configure(Map<String, ?> configs) {
-    letters = DeadLetters.configured(configs);
-  }
-
+public final class DeadLetterProductionHandler extends DeadLetterHandler
+    implements ProductionExceptionHandler {
   @Override
   public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
       Exception exception) {

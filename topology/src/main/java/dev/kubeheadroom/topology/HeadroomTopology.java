@@ -95,15 +95,16 @@ public final class HeadroomTopology {
   public static List<TopologyNode> nodes(TopologySettings settings, TopologyListener listener) {
     Topics topics = settings.topics();
     GlobalVersion globals = new GlobalVersion();
-    ProcessorSupplier<String, byte[], String, Object> decode = () -> new EventDecoder(listener);
+    ProcessorSupplier<String, byte[], String, Object> decode = () -> new KeyedDecoder<>(
+        NodeEvent.class, NodeEvent::node, "the event's node", BOOKING, DECODE, listener);
     ProcessorSupplier<String, byte[], String, NodeCheckpoint> checkpoint =
         () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener);
     ProcessorSupplier<String, Object, String, Object> booking =
         () -> new BookingProcessor(settings, globals, listener);
-    ProcessorSupplier<String, byte[], String, Object> gangDecode = () -> new GangDecoder<>(
-        GangMembers.class, GangMembers::gang, GANG, GANG_DECODE, listener);
-    ProcessorSupplier<String, byte[], String, Object> ceilingDecode = () -> new GangDecoder<>(
-        GangCeiling.class, GangCeiling::node, BOOKING, GANG_CEILING_DECODE, listener);
+    ProcessorSupplier<String, byte[], String, Object> gangDecode = () -> new KeyedDecoder<>(
+        GangMembers.class, GangMembers::gang, "the gang", GANG, GANG_DECODE, listener);
+    ProcessorSupplier<String, byte[], String, Object> ceilingDecode = () -> new KeyedDecoder<>(
+        GangCeiling.class, GangCeiling::node, "the ceiling's node", BOOKING, GANG_CEILING_DECODE, listener);
     ProcessorSupplier<String, GangMembers, String, GangCeiling> gang = GangProcessor::new;
     return List.of(
         new Source(PODS_SOURCE, topics.pods()),

@@ -9,11 +9,6 @@ public final class CertManagerCheck implements Check {
   static final String NAME = "cert-manager";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     if (!cluster.certManagerCrd().readable()) {
       return Result.warn(NAME, cluster.certManagerCrd().unreadable() + ": cert-manager presence unknown",

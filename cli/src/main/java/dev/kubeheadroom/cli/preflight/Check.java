@@ -15,9 +15,7 @@ public sealed interface Check
       new ManagedNamespacesCheck(), new ResourceQuotaCheck(), new LimitRangeCheck(), new NodeCheck(),
       new VpaCheck(), new CertManagerCheck());
 
-  /** The row's name, stable for scripts ({@code resourcequota}). */
-  String name();
-
+  /** The row, named for scripts ({@code resourcequota}: each check's {@code NAME}). */
   Result run(Cluster cluster);
 
   /** Runs every check. */

@@ -5,11 +5,6 @@ public final class DryRunCheck implements Check {
   static final String NAME = "dry-run";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     if (cluster.config().inForce().dryRun()) {
       return Result.pass(NAME, "dry-run: nothing will be patched until dryRun: false",

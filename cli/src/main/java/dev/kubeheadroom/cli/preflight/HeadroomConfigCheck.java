@@ -5,11 +5,6 @@ public final class HeadroomConfigCheck implements Check {
   static final String NAME = "headroom-config";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     // Java 17: no pattern switch; ConfigState is sealed, so these four are all there is.
     ConfigState state = cluster.config();

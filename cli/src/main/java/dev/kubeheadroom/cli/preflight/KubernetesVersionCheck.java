@@ -8,11 +8,6 @@ public final class KubernetesVersionCheck implements Check {
   static final String NAME = "kubernetes-version";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     KubeVersion v = cluster.version();
     if (!v.known()) {

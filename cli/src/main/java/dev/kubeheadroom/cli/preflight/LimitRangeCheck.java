@@ -18,11 +18,6 @@ public final class LimitRangeCheck implements Check {
   static final String NAME = "limitrange";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     if (!cluster.limitRanges().readable()) {
       return Result.warn(NAME, cluster.limitRanges().unreadable() + ": LimitRange caps not checked",

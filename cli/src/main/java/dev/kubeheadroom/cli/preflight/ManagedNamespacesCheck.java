@@ -14,11 +14,6 @@ public final class ManagedNamespacesCheck implements Check {
   static final String NAME = "managed-namespaces";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     List<String> managed = cluster.managedNamespaces();
     List<String> mislabelled = cluster.namespaces().stream()

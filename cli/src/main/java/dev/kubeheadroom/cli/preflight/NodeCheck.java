@@ -21,11 +21,6 @@ public final class NodeCheck implements Check {
   static final String NAME = "nodes";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     if (!cluster.nodes().readable()) {
       return Result.warn(NAME, cluster.nodes().unreadable() + ": Windows and static-manager nodes not checked",

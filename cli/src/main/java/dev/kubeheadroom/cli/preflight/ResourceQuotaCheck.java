@@ -15,10 +15,6 @@ public final class ResourceQuotaCheck implements Check {
   static final String NAME = "resourcequota";
   static final String LIMITS_CPU = "limits.cpu";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
 
   @Override
   public Result run(Cluster cluster) {

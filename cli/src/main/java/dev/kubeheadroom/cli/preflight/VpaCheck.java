@@ -21,11 +21,6 @@ public final class VpaCheck implements Check {
   static final String NAME = "vpa";
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public Result run(Cluster cluster) {
     if (!cluster.vpas().readable()) {
       return Result.warn(NAME, cluster.vpas().unreadable() + ": VPAs not checked",

@@ -2,7 +2,7 @@ package dev.kubeheadroom.cli.throttling;
 
 import dev.kubeheadroom.cli.HttpTls;
 import dev.kubeheadroom.cli.UserError;
-import dev.kubeheadroom.projection.GoDuration;
+import dev.kubeheadroom.cli.DurationFlag;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,12 +105,7 @@ public final class PrometheusOptions {
     if (text == null) {
       return fallback;
     }
-    Duration d;
-    try {
-      d = GoDuration.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(option + " " + text + ": " + e.getMessage());
-    }
+    Duration d = DurationFlag.parse(option + " " + text, text);
     if (d.isNegative() || d.isZero()) {
       throw new UserError(option + " " + text + ": must be positive");
     }

@@ -1,6 +1,5 @@
 package dev.kubeheadroom.topology.booking;
 
-import dev.kubeheadroom.policy.Decision;
 import dev.kubeheadroom.policy.GangRatio;
 import dev.kubeheadroom.policy.PodColumns;
 import dev.kubeheadroom.schemas.CeilingRatio;
@@ -35,20 +34,9 @@ public final class GangCeilings {
   }
 
   /**
-   * The node's gangs: {@code views} (the booking's pods), {@code own} (the policy's decisions,
-   * before any ceiling), {@code remote} (the last ceiling each gang sent this node).
+   * The node's gangs from a decision's rows, after the policy ran (their own targets, before any
+   * ceiling); {@code remote}: the last ceiling each gang sent this node.
    */
-  public static GangCeilings of(Map<String, NodeDecider.PodView> views, List<Decision> own,
-      List<String> ownerKinds, Map<String, CeilingRatio> remote) {
-    Members members = new Members(ownerKinds);
-    for (Decision d : own) {
-      NodeDecider.PodView view = views.get(d.key());
-      members.add(view.entry(), view.input().requestMilli(), d.targetLimitMilli());
-    }
-    return members.ceilings(remote);
-  }
-
-  /** The node's gangs from a decision's rows, after the policy ran (their own targets). */
   static GangCeilings of(PodRows rows, List<String> ownerKinds, Map<String, CeilingRatio> remote) {
     Members members = new Members(ownerKinds);
     PodColumns columns = rows.columns();
@@ -60,7 +48,7 @@ public final class GangCeilings {
     return members.ceilings(remote);
   }
 
-  /** The managed pods' gangs, as the policy's decisions come (managed pods, uid order). */
+  /** The managed pods' gangs, in row (uid) order. */
   private static final class Members {
     private final List<String> ownerKinds;
     private Map<String, String> gangByUid; // most nodes have no gang member: no maps made for them

@@ -185,25 +185,6 @@ public final class NodeDecider {
     return emitted;
   }
 
-  /**
-   * Each pod's tenant under hierarchical tenancy: its namespace, weighted by the namespace's
-   * slack-weight annotation (1 when it has none, or when the namespace is not known yet).
-   */
-  public static List<Tenant> tenants(Map<String, PodView> views, Function<String, NamespaceInfo> namespaces) {
-    Map<String, Tenant> byNamespace = new HashMap<>();
-    List<Tenant> tenants = new ArrayList<>(views.size());
-    for (PodView view : views.values()) {
-      String ns = view.entry().pod().namespace();
-      tenants.add(byNamespace.computeIfAbsent(ns, n -> tenant(n, namespaces.apply(n))));
-    }
-    return tenants;
-  }
-
-  /** The tenant of namespace {@code name} ({@code info}: null when not known yet). */
-  static Tenant tenant(String name, NamespaceInfo info) {
-    return new Tenant(name, info == null ? Tenant.DEFAULT_WEIGHT_MULTIPLIER : info.slackWeightOrDefault());
-  }
-
   private static List<DecisionInput> decisionInputs(PodRows rows, List<Tenant> tenants, GangCeilings gangs) {
     PodColumns columns = rows.columns();
     List<DecisionInput> out = new ArrayList<>(rows.size());

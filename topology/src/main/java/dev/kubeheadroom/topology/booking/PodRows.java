@@ -193,15 +193,9 @@ final class PodRows {
     return pending != null ? pending : entries[i].facts().containers();
   }
 
-  /** Each row's tenant under hierarchical tenancy ({@link NodeDecider#tenant}), in order (only then). */
+  /** Each row's tenant under hierarchical tenancy ({@link NamespaceTenants}), in order (only then). */
   List<Tenant> tenants() {
-    Map<String, Tenant> byNamespace = new HashMap<>();
-    List<Tenant> tenants = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      NamespaceInfo info = namespaces[i];
-      tenants.add(byNamespace.computeIfAbsent(entries[i].pod().namespace(), n -> NodeDecider.tenant(n, info)));
-    }
-    return tenants;
+    return NamespaceTenants.of(size, i -> entries[i].pod().namespace(), (i, ns) -> namespaces[i]);
   }
 
   /**

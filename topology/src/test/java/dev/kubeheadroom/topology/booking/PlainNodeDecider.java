@@ -25,7 +25,6 @@ import dev.kubeheadroom.schemas.DecisionInput;
 import dev.kubeheadroom.schemas.DecisionStats;
 import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.GangMember;
-import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeDecision;
@@ -46,10 +45,14 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The decision in its plain form, as it was before the decision read per-snapshot facts and
- * columns: every gate judged per pod per decision from the snapshot, a view and a
- * {@link PodInput} per pod, the record entry point of the policy, a map of views. The yardstick
- * {@link NodeDeciderRowsTest} holds {@link NodeDecider} to; not used by the product.
+ * The oracle {@link NodeDeciderRowsTest} holds {@link NodeDecider} to: the decision in its plain
+ * form, small by design. It holds the decider's machinery (facts kept per snapshot, rows and
+ * columns, policy records made only where a verdict applies, namespaces judged once, gangs), not
+ * the product's rules: every gate is judged per pod per decision from the snapshot, a view and a
+ * {@link PodInput} per pod, the record entry point of the policy, a map of views. The snapshot's
+ * own gates are {@link Eligibility#snapshotGate}'s, asked afresh (not the facts' copy), so a new
+ * gate is added to the product alone; only the order of the node's and namespace's gates among
+ * them is stated here. Not used by the product.
  */
 final class PlainNodeDecider {
   private PlainNodeDecider() {}
@@ -198,29 +201,9 @@ final class PlainNodeDecider {
     if (!config.manages(namespace)) {
       return Ineligibility.NAMESPACE_NOT_MANAGED;
     }
-    if (HeadroomKeys.UNMANAGED.equals(pod.mode())) {
-      return Ineligibility.POD_OPTED_OUT;
-    }
-    if (pod.podLevelResources()) {
-      return Ineligibility.POD_LEVEL_RESOURCES;
-    }
-    if (!PodSnapshot.QOS_BURSTABLE.equals(pod.qosClass())) {
-      return Ineligibility.NOT_BURSTABLE;
-    }
-    long request = pod.effectiveRequestMilli();
-    if (request <= 0) {
-      return Ineligibility.NO_CPU_REQUEST;
-    }
-    if (request == Long.MAX_VALUE) {
-      return Ineligibility.CPU_OUT_OF_RANGE;
-    }
-    for (ContainerSnapshot c : pod.limitBearingContainers()) {
-      if (c.cpuResizeRestarts()) {
-        return Ineligibility.RESIZE_RESTARTS_CONTAINER;
-      }
-    }
-    if (pod.vpaControlsLimits()) {
-      return Ineligibility.VPA_CONTROLS_LIMITS;
+    Ineligibility bySnapshot = Eligibility.snapshotGate(pod, pod.effectiveRequestMilli());
+    if (bySnapshot != null) {
+      return bySnapshot;
     }
     if (entry.inBackoff(now, config.backoffPeriod())) {
       return Ineligibility.BACKOFF;

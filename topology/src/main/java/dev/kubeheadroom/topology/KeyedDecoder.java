@@ -11,21 +11,31 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Reads one of the gang topics (§11.6) for the processor {@code target}: a record that cannot be
- * read, or whose key is not the one its value names (Kafka placed it by that key, so it may be in
- * the wrong task), goes to the dead-letter topic, as {@link EventDecoder} does for node events.
+ * Reads a keyed topic's records (node events; the gang topics, §11.6) for the processor {@code
+ * target}. A record that cannot be read goes to the dead-letter topic with the reason, and the
+ * pipeline goes on: one bad record must never stop a node's history. So does a record without a
+ * key or keyed otherwise than its value says ({@code keyOf}): Kafka placed it by that key, so it
+ * may sit in another task's partition, and processing it there would split a node (or a gang)
+ * between two tasks.
  */
-final class GangDecoder<T> implements Processor<String, byte[], String, Object> {
+final class KeyedDecoder<T> implements Processor<String, byte[], String, Object> {
   private final Class<T> type;
   private final Function<T, String> keyOf;
+  private final String keyName;
   private final String target;
   private final String name;
   private final TopologyListener listener;
   private ProcessorContext<String, Object> context;
 
-  GangDecoder(Class<T> type, Function<T, String> keyOf, String target, String name, TopologyListener listener) {
+  /**
+   * @param keyName what {@code keyOf} gives, in a dead letter's reason ({@code the event's node})
+   * @param name this processor's name, the dead letter's {@code processor}
+   */
+  KeyedDecoder(Class<T> type, Function<T, String> keyOf, String keyName, String target, String name,
+      TopologyListener listener) {
     this.type = type;
     this.keyOf = keyOf;
+    this.keyName = keyName;
     this.target = target;
     this.name = name;
     this.listener = listener;
@@ -47,9 +57,10 @@ final class GangDecoder<T> implements Processor<String, byte[], String, Object> 
     }
     String key = keyOf.apply(value);
     if (record.key() == null) {
-      deadLetter(record, DeadLetter.Kind.NULL_KEY, "no key; the record's key would be " + key);
+      deadLetter(record, DeadLetter.Kind.NULL_KEY, "no key; " + keyName + " is " + key);
     } else if (!record.key().equals(key)) {
-      deadLetter(record, DeadLetter.Kind.WRONG_KEY, "key " + record.key() + " does not match " + key);
+      deadLetter(record, DeadLetter.Kind.WRONG_KEY,
+          "key " + record.key() + " does not match " + keyName + " " + key);
     } else {
       context.forward(record.withValue(value), target);
     }
