@@ -208,6 +208,13 @@ public record ActuatorSettings(
     return config;
   }
 
+  /** The cluster-state reader's client: no group, the client properties over the common ones. */
+  Map<String, Object> stateReaderConfig() {
+    Map<String, Object> config = new HashMap<>(common());
+    config.putAll(clientProperties());
+    return config;
+  }
+
   /** The client properties every Kafka client of the actuator starts from. */
   Map<String, Object> common() {
     return Map.of("bootstrap.servers", kafka.bootstrapServers());
