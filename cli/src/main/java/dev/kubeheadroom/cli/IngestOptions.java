@@ -38,9 +38,12 @@ public final class IngestOptions {
       throw new UserError("--resync-period: " + e.getMessage());
     }
     IngestSettings defaults = IngestSettings.defaults(connection.client(), id);
-    IngestSettings settings = defaults.withTopics(topics).withResyncPeriod(resync)
-        .withLease(new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
-            defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod()));
+    IngestSettings settings = defaults.with(b -> {
+      b.topics = topics;
+      b.resyncPeriod = resync;
+      b.lease = new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
+          defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod());
+    });
     return new IngestSpec(settings, client);
   }
 

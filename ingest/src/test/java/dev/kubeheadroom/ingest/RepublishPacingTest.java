@@ -31,9 +31,8 @@ class RepublishPacingTest {
     // waits above 4), and three nodes of three pods each in the informer's cache
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     IngestMetrics metrics = new IngestMetrics(registry, new HeadroomMetrics(registry));
-    IngestSettings defaults = IngestSettings.defaults(KafkaClientSettings.of("127.0.0.1:9"), "ingest-a");
-    IngestSettings settings = new IngestSettings(defaults.kafka(), defaults.topics(), defaults.topicLayout(), defaults.resyncPeriod(),
-        defaults.lease(), 8, defaults.kafkaRetryBackoff(), defaults.statusInterval());
+    IngestSettings settings = IngestSettings.defaults(KafkaClientSettings.of("127.0.0.1:9"), "ingest-a")
+        .with(b -> b.bufferCapacity = 8);
     CacheImpl<Pod> cache = new CacheImpl<>(Cache.NAMESPACE_INDEX, Cache::metaNamespaceIndexFunc, Cache::metaNamespaceKeyFunc);
     for (String node : new String[] {"n1", "n2", "n3"}) {
       for (int i = 0; i < 3; i++) {
