@@ -82,6 +82,9 @@ public final class ConfigProjection {
     double maxMultiplier = bounded("spec.maxMultiplier", spec.maxMultiplier(), false, BigDecimal.ZERO, HUNDRED,
         d.maxMultiplier());
     long quantum = or(spec.quantum(), Cpu::milli, d.quantumMilli());
+    if (quantum == 0) { // the CRD's rule too: a zero step would round nothing
+      throw new ConfigException("spec.quantum", "must be greater than 0, got " + quote(spec.quantum().text()));
+    }
     HeadroomConfigSpec.Deadband deadband = or(spec.deadband(), db -> db, NO_DEADBAND);
     Duration debounce = or(spec.debouncePeriod(), GoTime::value, d.debouncePeriod());
     Duration maxDelay = or(spec.maxDebounceDelay(), GoTime::value, d.maxDebounceDelay());

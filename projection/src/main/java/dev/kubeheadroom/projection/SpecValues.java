@@ -72,12 +72,12 @@ final class SpecValues {
   }
 
   /** A CPU quantity, as a string or a YAML number: {@code "1"}, {@code "10m"}, {@code 0.5}. */
-  record Cpu(long milli) {
+  record Cpu(long milli, String text) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Cpu of(Object raw) {
       String text = scalarText(raw, "a CPU quantity");
       try {
-        return new Cpu(CpuQuantity.parseMilli(text));
+        return new Cpu(CpuQuantity.parseMilli(text), text);
       } catch (QuantityFormatException e) {
         throw new Problem("must be a non-negative CPU quantity (like \"1\" or \"10m\"), got "
             + ConfigProjection.quote(text));
