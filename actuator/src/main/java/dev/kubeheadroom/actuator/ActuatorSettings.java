@@ -96,7 +96,7 @@ public record ActuatorSettings(
    * A field set to null takes its default again.
    */
   public ActuatorSettings with(Consumer<Builder> change) {
-    Builder b = new Builder(this);
+    Builder b = new Builder();
     change.accept(b);
     return new ActuatorSettings(b.kafka, b.topics, b.groupId, b.retry, b.instance, b.configTimeout,
         b.configView, b.maxDecisionAge, b.sessionTimeout);
@@ -112,29 +112,17 @@ public record ActuatorSettings(
     return kafka.properties();
   }
 
-  /** The components of the settings {@link #with} starts from, to assign. */
-  public static final class Builder {
-    public KafkaClientSettings kafka;
-    public Topics topics;
-    public String groupId;
-    public RetryPolicy retry;
-    public String instance;
-    public Duration configTimeout;
-    public UnaryOperator<ClusterConfig> configView;
-    public Duration maxDecisionAge;
-    public Duration sessionTimeout;
-
-    private Builder(ActuatorSettings s) {
-      kafka = s.kafka;
-      topics = s.topics;
-      groupId = s.groupId;
-      retry = s.retry;
-      instance = s.instance;
-      configTimeout = s.configTimeout;
-      configView = s.configView;
-      maxDecisionAge = s.maxDecisionAge;
-      sessionTimeout = s.sessionTimeout;
-    }
+  /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+  public final class Builder {
+    public KafkaClientSettings kafka = ActuatorSettings.this.kafka;
+    public Topics topics = ActuatorSettings.this.topics;
+    public String groupId = ActuatorSettings.this.groupId;
+    public RetryPolicy retry = ActuatorSettings.this.retry;
+    public String instance = ActuatorSettings.this.instance;
+    public Duration configTimeout = ActuatorSettings.this.configTimeout;
+    public UnaryOperator<ClusterConfig> configView = ActuatorSettings.this.configView;
+    public Duration maxDecisionAge = ActuatorSettings.this.maxDecisionAge;
+    public Duration sessionTimeout = ActuatorSettings.this.sessionTimeout;
   }
 
   /** The decisions consumer's properties: manual commits, read_committed, a new group at the end. */

@@ -64,33 +64,22 @@ public record IngestSettings(
    * settings classes' one copy style (as {@code ActuatorSettings#with}).
    */
   public IngestSettings with(Consumer<Builder> change) {
-    Builder b = new Builder(this);
+    Builder b = new Builder();
     change.accept(b);
     return new IngestSettings(b.kafka, b.topics, b.topicLayout, b.resyncPeriod, b.lease,
         b.bufferCapacity, b.kafkaRetryBackoff, b.statusInterval);
   }
 
-  /** The components of the settings {@link #with} starts from, to assign. */
-  public static final class Builder {
-    public KafkaClientSettings kafka;
-    public Topics topics;
-    public TopicLayout topicLayout;
-    public Duration resyncPeriod;
-    public LeaseSettings lease;
-    public int bufferCapacity;
-    public Duration kafkaRetryBackoff;
-    public Duration statusInterval;
-
-    private Builder(IngestSettings s) {
-      kafka = s.kafka;
-      topics = s.topics;
-      topicLayout = s.topicLayout;
-      resyncPeriod = s.resyncPeriod;
-      lease = s.lease;
-      bufferCapacity = s.bufferCapacity;
-      kafkaRetryBackoff = s.kafkaRetryBackoff;
-      statusInterval = s.statusInterval;
-    }
+  /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+  public final class Builder {
+    public KafkaClientSettings kafka = IngestSettings.this.kafka;
+    public Topics topics = IngestSettings.this.topics;
+    public TopicLayout topicLayout = IngestSettings.this.topicLayout;
+    public Duration resyncPeriod = IngestSettings.this.resyncPeriod;
+    public LeaseSettings lease = IngestSettings.this.lease;
+    public int bufferCapacity = IngestSettings.this.bufferCapacity;
+    public Duration kafkaRetryBackoff = IngestSettings.this.kafkaRetryBackoff;
+    public Duration statusInterval = IngestSettings.this.statusInterval;
   }
 
   /** Kafka {@code bootstrap.servers}. */

@@ -36,20 +36,14 @@ final class SpecValues {
   record Flag(boolean value) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Flag of(Object raw) {
-      if (raw instanceof Boolean b) {
-        return new Flag(b);
-      }
-      throw new Problem("must be true or false, got " + ConfigProjection.quote(raw));
+      return new Flag(as(raw, Boolean.class, "true or false"));
     }
   }
 
   record Text(String value) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Text of(Object raw) {
-      if (raw instanceof String s) {
-        return new Text(s);
-      }
-      throw new Problem("must be a string, got " + ConfigProjection.quote(raw));
+      return new Text(as(raw, String.class, "a string"));
     }
   }
 
@@ -161,6 +155,13 @@ final class SpecValues {
       }
       return new GoTime(d);
     }
+  }
+
+  private static <T> T as(Object raw, Class<T> type, String form) {
+    if (type.isInstance(raw)) {
+      return type.cast(raw);
+    }
+    throw new Problem("must be " + form + ", got " + ConfigProjection.quote(raw));
   }
 
   private static String scalarText(Object raw, String what) {
