@@ -193,9 +193,6 @@ public final class Actuator implements AutoCloseable {
       if (running) {
         failure = e;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failure = e;
     } catch (RuntimeException | Error e) {
       failure = e;
       LOG.error("Actuator failed; stopping", e);
@@ -206,15 +203,12 @@ public final class Actuator implements AutoCloseable {
     }
   }
 
-  /**
-   * The cluster state read to its end; Kafka counts as away each time that takes longer than
-   * {@code configTimeout}, and the wait goes on.
-   */
-  private ClusterConfig loadConfig() throws InterruptedException {
+  /** The cluster state read to its end; Kafka is away while that takes longer than {@code configTimeout}. */
+  private ClusterConfig loadConfig() {
     cluster.start();
     long deadline = System.nanoTime() + settings.configTimeout().toNanos();
     while (!cluster.awaitWarm(IDLE_POLL)) {
-      if (!running) {
+      if (!running || Thread.currentThread().isInterrupted()) {
         throw new WakeupException(); // closed meanwhile: not a failure
       }
       if (System.nanoTime() > deadline) {

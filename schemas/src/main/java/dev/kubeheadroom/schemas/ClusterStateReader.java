@@ -75,9 +75,17 @@ public final class ClusterStateReader implements AutoCloseable {
     return this;
   }
 
-  /** Waits until the state is warm; false when the timeout passed first. */
-  public boolean awaitWarm(Duration timeout) throws InterruptedException {
-    return warm.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  /**
+   * Waits until the state is warm; false when the timeout passed first, or the wait was
+   * interrupted (the interrupt kept).
+   */
+  public boolean awaitWarm(Duration timeout) {
+    try {
+      return warm.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @Override
