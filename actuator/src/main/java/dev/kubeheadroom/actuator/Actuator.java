@@ -6,6 +6,7 @@ import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.PodLogContext;
 import dev.kubeheadroom.policy.LimitRangeCaps;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ClusterStateReader;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.ResizeOutcome;
@@ -64,7 +65,7 @@ public final class Actuator implements AutoCloseable {
   private final LongSupplier ticker;
   private final KafkaConsumer<String, byte[]> consumer;
   private final ActuatorClient kube;
-  private final ClusterConfigReader config;
+  private final ClusterStateReader cluster;
   private final OutcomePublisher publisher;
   private final ResizePatcher patcher;
   private final OutcomeWriter outcomes;
@@ -90,7 +91,8 @@ public final class Actuator implements AutoCloseable {
     this.kube = ActuatorClient.connect(Objects.requireNonNull(kubeConfig, "kubeConfig"));
     KubernetesClient client = kube.kubernetes();
     this.patcher = new ResizePatcher(kube);
-    this.config = new ClusterConfigReader(settings);
+    this.cluster = new ClusterStateReader(settings.groupId() + "-config", settings.stateReaderConfig(),
+        settings.topics(), settings.configView(), reason -> { }); // (the reader logs each)
     this.publisher = new OutcomePublisher(settings);
     this.outcomes = new OutcomeWriter(new StatusAnnotator(client), new EventRecorder(client, clock, settings.instance()),
         metrics, publisher, clock);
@@ -98,7 +100,7 @@ public final class Actuator implements AutoCloseable {
     this.consumer = new KafkaConsumer<>(settings.decisionsConsumer(), new StringDeserializer(),
         new ByteArrayDeserializer());
     this.kafka = new KafkaPresence(ticker, consumer);
-    this.budget = new RateBudget(config.current().rateLimits(), ticker);
+    this.budget = new RateBudget(cluster.state().config().rateLimits(), ticker);
     this.loop = new Thread(this::run, "headroom-actuator");
   }
 
@@ -161,17 +163,19 @@ public final class Actuator implements AutoCloseable {
   // ---- the loop (all below runs on the loop thread) --------------------------------------------
   private void run() {
     try {
-      ClusterConfig initial = loadConfig();
-      budget.update(initial.rateLimits());
+      ClusterConfig seen = loadConfig();
+      budget.update(seen.rateLimits());
       GroupShare.subscribe(consumer, settings.topics().decisions(), new Rebalance(), budget);
       LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {} (shared by the group)",
-          settings.groupId(), settings.topics().decisions(), initial.dryRun(), initial.rateLimits());
+          settings.groupId(), settings.topics().decisions(), seen.dryRun(), seen.rateLimits());
       while (running) {
         try {
-          config.poll().ifPresent(next -> {
+          ClusterConfig next = cluster.state().config();
+          if (!next.equals(seen)) {
+            seen = next;
             LOG.info("Cluster config changed: dryRun {}, rate limits {}", next.dryRun(), next.rateLimits());
             budget.update(next.rateLimits());
-          });
+          }
           intake.take(consumer.poll(pollTimeout()));
           kafka.check();
           if (kafka.answersNow()) {
@@ -199,20 +203,21 @@ public final class Actuator implements AutoCloseable {
     }
   }
 
-  /** The config read to its end; while Kafka does not answer, tried again every {@link KafkaPresence#RETRY}. */
+  /** The cluster state read to its end; Kafka is away while that takes longer than {@code configTimeout}. */
   private ClusterConfig loadConfig() {
-    while (true) {
-      try {
-        ClusterConfig loaded = config.load(settings.configTimeout());
-        kafka.back();
-        return loaded;
-      } catch (IllegalStateException | RetriableException e) {
-        kafka.away("cannot read the config: " + e.getMessage());
-        if (!KafkaPresence.pause() || !running) {
-          throw new WakeupException(); // closed meanwhile: not a failure
-        }
+    cluster.start();
+    long deadline = System.nanoTime() + settings.configTimeout().toNanos();
+    while (!cluster.awaitWarm(IDLE_POLL)) {
+      if (!running || Thread.currentThread().isInterrupted()) {
+        throw new WakeupException(); // closed meanwhile: not a failure
+      }
+      if (System.nanoTime() > deadline) {
+        kafka.away("cannot read " + settings.topics().config() + " within " + settings.configTimeout());
+        deadline = System.nanoTime() + settings.configTimeout().toNanos();
       }
     }
+    kafka.back();
+    return cluster.state().config();
   }
 
   private void shutdown() {
@@ -224,7 +229,7 @@ public final class Actuator implements AutoCloseable {
       LOG.warn("Could not commit on shutdown (the next owner re-reads those changes): {}", e.getMessage());
     }
     closeQuietly(consumer::close);
-    closeQuietly(config::close);
+    closeQuietly(cluster::close);
     closeQuietly(publisher::close);
     closeQuietly(kube::close);
     LOG.info("Actuator stopped");
@@ -241,7 +246,7 @@ public final class Actuator implements AutoCloseable {
   /** Poll at once when work is ready, else until the next retry or a token is due (none before the global bucket's floor). */
   private Duration pollTimeout() {
     long now = ticker.getAsLong();
-    long floor = budget.nanosUntilGlobal(config.current().dryRun() || coalescer.anyDryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS);
+    long floor = budget.nanosUntilGlobal(cluster.state().config().dryRun() || coalescer.anyDryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS);
     long wait = coalescer.leastReady(now, IDLE_POLL.toNanos(), floor,
         work -> budget.nanosUntilAvailable(work.node(), cost(governed(work))));
     long retry = coalescer.nextRetryNanos().orElse(Long.MAX_VALUE);
@@ -257,8 +262,8 @@ public final class Actuator implements AutoCloseable {
         return false;
       }
       PodWork work = governed(queued);
-      Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, config.current(),
-          config.namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
+      Optional<DecisionGate.Rejection> rejection = DecisionGate.check(work, cluster.state().config(),
+          cluster.state().namespace(work.change().namespace()), clock.instant(), settings.maxDecisionAge());
       if (rejection.isEmpty() && !budget.tryAcquire(work.node(), cost(work))) {
         return budget.nanosUntilGlobal(cost(work)) == 0; // this node waits for its bucket; the others go on
       }
@@ -284,7 +289,7 @@ public final class Actuator implements AutoCloseable {
 
   /** The current config governs: under {@code dryRun: true} an enforcing backlog is dry-run too. */
   private PodWork governed(PodWork work) {
-    return config.current().dryRun() && !work.dryRun() ? work.asDryRun() : work;
+    return cluster.state().config().dryRun() && !work.dryRun() ? work.asDryRun() : work;
   }
 
   private static int cost(PodWork work) {
@@ -298,7 +303,7 @@ public final class Actuator implements AutoCloseable {
       outcomes.finish(work, OutcomeResult.REJECTED, rejection.get().message(), false, null);
       return true;
     }
-    LimitRangeCaps caps = config.namespace(work.change().namespace()).map(NamespaceInfo::limitRangeCaps)
+    LimitRangeCaps caps = cluster.state().namespace(work.change().namespace()).map(NamespaceInfo::limitRangeCaps)
         .orElse(LimitRangeCaps.NONE);
     Verdict verdict;
     boolean patchSent;

@@ -7,13 +7,15 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Objects;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * Everything the actuator is started with, parsed once by the launcher.
  *
- * <p>Built with {@link #builder}: every setting but Kafka and the topics has a default.
+ * <p>Made from {@link #defaults} (every setting but Kafka and the topics has a default) and
+ * changed with {@link #with}.
  *
  * @param kafka Kafka's address and client properties (SASL/SSL, tuning); the properties win over
  *     the actuator's own, except {@code enable.auto.commit} (always false) and the producer's
@@ -83,41 +85,21 @@ public record ActuatorSettings(
     return topics.prefix() + "actuator";
   }
 
-  /** Settings for Kafka and these topics; every other setting starts at its default. */
-  public static Builder builder(KafkaClientSettings kafka, Topics topics) {
-    return new Builder(kafka, topics);
-  }
-
   /** Defaults for everything but Kafka and the topic names. */
   public static ActuatorSettings defaults(KafkaClientSettings kafka, Topics topics) {
-    return builder(kafka, topics).build();
+    return new ActuatorSettings(kafka, topics, null, null, null, null, null, null, null);
   }
 
-  /** A builder holding these settings, to change some of them. */
-  public Builder toBuilder() {
-    return new Builder(kafka, topics).groupId(groupId).retry(retry).instance(instance)
-        .configTimeout(configTimeout).configView(configView).maxDecisionAge(maxDecisionAge)
-        .sessionTimeout(sessionTimeout);
-  }
-
-  public ActuatorSettings withGroupId(String value) {
-    return toBuilder().groupId(value).build();
-  }
-
-  public ActuatorSettings withRetry(RetryPolicy value) {
-    return toBuilder().retry(value).build();
-  }
-
-  public ActuatorSettings withConfigView(UnaryOperator<ClusterConfig> value) {
-    return toBuilder().configView(value).build();
-  }
-
-  public ActuatorSettings withInstance(String value) {
-    return toBuilder().instance(value).build();
-  }
-
-  public ActuatorSettings withMaxDecisionAge(Duration value) {
-    return toBuilder().maxDecisionAge(value).build();
+  /**
+   * These settings with some changed: {@code settings.with(b -> b.instance = "actuator-a")}, the
+   * settings classes' one copy style (a record's derived creation, {@code settings with { ... }}).
+   * A field set to null takes its default again.
+   */
+  public ActuatorSettings with(Consumer<Builder> change) {
+    Builder b = new Builder();
+    change.accept(b);
+    return new ActuatorSettings(b.kafka, b.topics, b.groupId, b.retry, b.instance, b.configTimeout,
+        b.configView, b.maxDecisionAge, b.sessionTimeout);
   }
 
   /** Kafka {@code bootstrap.servers}. */
@@ -130,62 +112,17 @@ public record ActuatorSettings(
     return kafka.properties();
   }
 
-  /** Named settings in place of positional nulls; a null or blank value keeps the default. */
-  public static final class Builder {
-    private final KafkaClientSettings kafka;
-    private final Topics topics;
-    private String groupId;
-    private RetryPolicy retry;
-    private String instance;
-    private Duration configTimeout;
-    private UnaryOperator<ClusterConfig> configView;
-    private Duration maxDecisionAge;
-    private Duration sessionTimeout;
-
-    private Builder(KafkaClientSettings kafka, Topics topics) {
-      this.kafka = kafka;
-      this.topics = topics;
-    }
-
-    public Builder groupId(String value) {
-      groupId = value;
-      return this;
-    }
-
-    public Builder retry(RetryPolicy value) {
-      retry = value;
-      return this;
-    }
-
-    public Builder instance(String value) {
-      instance = value;
-      return this;
-    }
-
-    public Builder configTimeout(Duration value) {
-      configTimeout = value;
-      return this;
-    }
-
-    public Builder configView(UnaryOperator<ClusterConfig> value) {
-      configView = value;
-      return this;
-    }
-
-    public Builder maxDecisionAge(Duration value) {
-      maxDecisionAge = value;
-      return this;
-    }
-
-    public Builder sessionTimeout(Duration value) {
-      sessionTimeout = value;
-      return this;
-    }
-
-    public ActuatorSettings build() {
-      return new ActuatorSettings(kafka, topics, groupId, retry, instance, configTimeout, configView,
-          maxDecisionAge, sessionTimeout);
-    }
+  /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+  public final class Builder {
+    public KafkaClientSettings kafka = ActuatorSettings.this.kafka;
+    public Topics topics = ActuatorSettings.this.topics;
+    public String groupId = ActuatorSettings.this.groupId;
+    public RetryPolicy retry = ActuatorSettings.this.retry;
+    public String instance = ActuatorSettings.this.instance;
+    public Duration configTimeout = ActuatorSettings.this.configTimeout;
+    public UnaryOperator<ClusterConfig> configView = ActuatorSettings.this.configView;
+    public Duration maxDecisionAge = ActuatorSettings.this.maxDecisionAge;
+    public Duration sessionTimeout = ActuatorSettings.this.sessionTimeout;
   }
 
   /** The decisions consumer's properties: manual commits, read_committed, a new group at the end. */
@@ -205,6 +142,13 @@ public record ActuatorSettings(
     config.putAll(clientProperties());
     config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    return config;
+  }
+
+  /** The cluster-state reader's client: no group, the client properties over the common ones. */
+  Map<String, Object> stateReaderConfig() {
+    Map<String, Object> config = new HashMap<>(common());
+    config.putAll(clientProperties());
     return config;
   }
 

@@ -150,7 +150,7 @@ class ActuatorGateTest {
   void aDecisionOlderThanMaxDecisionAgeIsRejected() {
     // given a pod, and an actuator whose bound is 1 minute
     Pod pod = h.pod("web-1", "n1", "app=750m/1500m");
-    h.start(h.settings().withMaxDecisionAge(Duration.ofMinutes(1)));
+    h.start(h.settings().with(b -> b.maxDecisionAge = Duration.ofMinutes(1)));
     // when a decision computed 2 minutes ago arrives
     Instant stale = Instant.now().minus(Duration.ofMinutes(2));
     h.produce(decision("n1", stale, false, change(uid(pod), NS, "web-1", 1500, 3000)));
@@ -185,7 +185,7 @@ class ActuatorGateTest {
     // more than the 1-minute bound in the past)
     h.produce(decision("n1", Instant.now(), false, change(uid(fresh), NS, "fresh", 1500, 3000)));
     // when the actuator starts with a 1-minute bound
-    h.start(h.settings().withMaxDecisionAge(Duration.ofMinutes(1)));
+    h.start(h.settings().with(b -> b.maxDecisionAge = Duration.ofMinutes(1)));
     // then the six are rejected and the fresh one applied at once: had each refusal spent a
     // patch's 4 tokens, the fresh one would have waited 6 × 2 s
     List<ResizeOutcome> outcomes = h.outcomesUntil(os -> os.size() >= 7);
@@ -237,7 +237,10 @@ class ActuatorGateTest {
     Pod fresh = h.pod("fresh", "n1", "app=750m/1500m");
     h.produce(decision("n1", false, change(uid(old), NS, "old", 1500, 3000)));
     ActuatorSettings production = ActuatorSettings.defaults(KafkaClientSettings.of(h.kafka.bootstrapServers()), h.topics)
-        .withGroupId(h.groupId).withInstance("actuator-test");
+        .with(b -> {
+          b.groupId = h.groupId;
+          b.instance = "actuator-test";
+        });
     assertThat(production.decisionsConsumer()).containsEntry("auto.offset.reset", "latest");
     h.start(production);
     // when a decision arrives once the actuator is ready (ready: its group has its positions)

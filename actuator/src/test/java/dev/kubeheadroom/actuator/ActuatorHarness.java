@@ -102,8 +102,11 @@ final class ActuatorHarness implements AutoCloseable, BeforeEachCallback, AfterE
    * ActuatorGateTest), so a test may queue a batch of decisions before the first start.
    */
   ActuatorSettings settings() {
-    return ActuatorSettings.builder(new KafkaClientSettings(kafka.bootstrapServers(),
-        Map.of("auto.offset.reset", "earliest")), topics).groupId(groupId).instance("actuator-test").build();
+    return ActuatorSettings.defaults(new KafkaClientSettings(kafka.bootstrapServers(),
+        Map.of("auto.offset.reset", "earliest")), topics).with(b -> {
+          b.groupId = groupId;
+          b.instance = "actuator-test";
+        });
   }
 
   void namespace(NamespaceInfo info) {

@@ -60,8 +60,8 @@ class GroupBudgetTest {
     }
     grantEverything("actuator-a", "actuator-b");
     // and two replicas in one group, each calling the API server as its own ServiceAccount
-    Actuator a = h.start(h.settings().withInstance("actuator-a"), h.api.configAs(SA_NAMESPACE, "actuator-a"));
-    h.start(h.settings().withInstance("actuator-b"), h.api.configAs(SA_NAMESPACE, "actuator-b"));
+    Actuator a = h.start(h.settings().with(b -> b.instance = "actuator-a"), h.api.configAs(SA_NAMESPACE, "actuator-a"));
+    h.start(h.settings().with(b -> b.instance = "actuator-b"), h.api.configAs(SA_NAMESPACE, "actuator-b"));
     Instant both = Instant.now();
 
     // when both run for a while, then one leaves the group

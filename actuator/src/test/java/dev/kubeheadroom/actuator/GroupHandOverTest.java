@@ -41,15 +41,18 @@ class GroupHandOverTest {
     // and a replica of a new group (production offsets: latest) that cannot reach the API server,
     // retrying slowly, so it handles (and commits) nothing
     ActuatorSettings production = ActuatorSettings.defaults(KafkaClientSettings.of(h.kafka.bootstrapServers()), h.topics)
-        .withGroupId(h.groupId);
-    h.start(production.withInstance("actuator-a").withRetry(new RetryPolicy(100, Duration.ofSeconds(30))),
+        .with(b -> b.groupId = h.groupId);
+    h.start(production.with(b -> {
+      b.instance = "actuator-a";
+      b.retry = new RetryPolicy(100, Duration.ofSeconds(30));
+    }),
         new ConfigBuilder(h.api.config()).withMasterUrl("http://127.0.0.1:1/").build());
     // when decisions arrive for both pods, and then a second replica joins and takes a partition
     for (int i = 0; i < nodes.size(); i++) {
       String name = pods.get(i);
       h.produce(decision(nodes.get(i), false, change(h.stored(name).getMetadata().getUid(), NS, name, 1500, 3000)));
     }
-    h.start(production.withInstance("actuator-b"));
+    h.start(production.with(b -> b.instance = "actuator-b"));
     // then the second replica applies the decision queued on the partition it took over
     await().atMost(Duration.ofSeconds(20)).until(() -> h.api.requests().count(RequestMatcher.resize(), 200) >= 1);
     assertThat(pods.stream().filter(p -> h.cpuLimit(p, 0).equals("3"))).hasSize(1);

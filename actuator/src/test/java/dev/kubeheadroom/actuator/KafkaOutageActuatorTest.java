@@ -61,16 +61,15 @@ class KafkaOutageActuatorTest {
     });
     // Client timeouts well below the 10 s outage, as production's (120 s delivery.timeout.ms,
     // 60 s default.api.timeout.ms) are below a 6-minute one.
-    ActuatorSettings settings = h.settings().toBuilder()
-        .sessionTimeout(Duration.ofSeconds(6))
-        .build();
-    settings = ActuatorSettings.builder(new KafkaClientSettings(servers, Map.of(
-            "auto.offset.reset", "earliest",
-            "delivery.timeout.ms", "3000",
-            "request.timeout.ms", "2000",
-            "default.api.timeout.ms", "3000",
-            "max.block.ms", "2000")), h.topics)
-        .groupId(settings.groupId()).instance(settings.instance()).sessionTimeout(settings.sessionTimeout()).build();
+    ActuatorSettings settings = h.settings().with(b -> {
+      b.sessionTimeout = Duration.ofSeconds(6);
+      b.kafka = new KafkaClientSettings(servers, Map.of(
+          "auto.offset.reset", "earliest",
+          "delivery.timeout.ms", "3000",
+          "request.timeout.ms", "2000",
+          "default.api.timeout.ms", "3000",
+          "max.block.ms", "2000"));
+    });
     Pod before = h.pod("web-1", "n1", "app=750m/1500m");
     Pod second = h.pod("web-2", "n1", "app=750m/1500m");
     Actuator actuator = h.start(settings);

@@ -22,22 +22,22 @@ class SessionTimeoutSettingTest {
 
   @Test
   void theSettingSetsItAndItsHeartbeat() {
-    Map<String, Object> consumer = ActuatorSettings.builder(KafkaClientSettings.of("kafka:9092"), TOPICS)
-        .sessionTimeout(Duration.ofSeconds(6)).build().decisionsConsumer();
+    Map<String, Object> consumer = ActuatorSettings.defaults(KafkaClientSettings.of("kafka:9092"), TOPICS)
+        .with(b -> b.sessionTimeout = Duration.ofSeconds(6)).decisionsConsumer();
     assertThat(consumer).containsEntry("session.timeout.ms", 6_000).containsEntry("heartbeat.interval.ms", 2_000);
   }
 
   @Test
   void aSessionTimeoutAmongTheClientPropertiesWins() {
-    Map<String, Object> consumer = ActuatorSettings.builder(
+    Map<String, Object> consumer = ActuatorSettings.defaults(
             new KafkaClientSettings("kafka:9092", Map.of("session.timeout.ms", "30000")), TOPICS)
-        .sessionTimeout(Duration.ofSeconds(6)).build().decisionsConsumer();
+        .with(b -> b.sessionTimeout = Duration.ofSeconds(6)).decisionsConsumer();
     assertThat(consumer).containsEntry("session.timeout.ms", "30000").doesNotContainKey("heartbeat.interval.ms");
   }
 
   @Test
   void belowThreeMillisecondsIsRefused() {
-    assertThatThrownBy(() -> ActuatorSettings.builder(KafkaClientSettings.of("kafka:9092"), TOPICS)
-        .sessionTimeout(Duration.ofMillis(2)).build()).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ActuatorSettings.defaults(KafkaClientSettings.of("kafka:9092"), TOPICS)
+        .with(b -> b.sessionTimeout = Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -129,7 +129,7 @@ public final class DesignPointBench {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         SimpleMeterRegistry actuatorMetrics = new SimpleMeterRegistry();
         try (Pipeline actuator = Pipeline.start(StageContext.of(actuatorMetrics), List.of(new ActuatorSpec(
-            ActuatorSettings.builder(client, topics).instance("bench").build(), api.config())))) {
+            ActuatorSettings.defaults(client, topics).with(b -> b.instance = "bench"), api.config())))) {
           actuator.awaitReady(Duration.ofMinutes(2));
           long live = HeapPeak.liveNow();
           out.line("stages up: topology x2, actuator; live heap before ingest %d MB", live >> 20);
@@ -260,7 +260,7 @@ public final class DesignPointBench {
     Pipeline start(KafkaClientSettings client, Topics topics, SimpleMeterRegistry registry) {
       out.phase();
       return Pipeline.start(StageContext.of(registry), RestartPolicy.IN_PROCESS, List.of(new IngestSpec(
-          IngestSettings.defaults(client, "bench").withTopics(topics), api.newClient())));
+          IngestSettings.defaults(client, "bench").with(b -> b.topics = topics), api.newClient())));
     }
 
     void measure(SimpleMeterRegistry registry, int nodes) throws InterruptedException {

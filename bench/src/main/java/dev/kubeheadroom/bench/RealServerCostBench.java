@@ -98,8 +98,8 @@ public final class RealServerCostBench {
           Pipeline stages = Pipeline.start(StageContext.of(new SimpleMeterRegistry()), List.of(
               new TopologySpec(new TopologyRunner.Options(TopologyRunner.Options.DEFAULT_APPLICATION_ID, kafka,
                   work.resolve("state"), 0, "", FailoverTimeouts.DEFAULTS), TopologySettings.defaults(topics)),
-              new ActuatorSpec(ActuatorSettings.builder(kafka, topics).instance("bench").build(), identity),
-              new IngestSpec(IngestSettings.defaults(kafka, "bench").withTopics(topics), ingestClient)))) {
+              new ActuatorSpec(ActuatorSettings.defaults(kafka, topics).with(b -> b.instance = "bench"), identity),
+              new IngestSpec(IngestSettings.defaults(kafka, "bench").with(b -> b.topics = topics), ingestClient)))) {
         awaitFirstWrite(agent, Duration.ofMinutes(5)); // the initial sync's first resize, if it makes one
         Instant syncEnd = awaitQuiet(agent, quiet, Duration.ofSeconds(Long.parseLong(a.getOrDefault("sync-timeout-s", "900"))));
         out.line("initial sync quiet after %d s", Duration.between(syncStart, syncEnd).toSeconds());

@@ -39,8 +39,12 @@ public final class ActuatorOptions {
 
   /** The settings from these options; without {@code --actuator-group-id}, the group follows the prefix. */
   ActuatorSettings settings(KafkaClientSettings kafka, Topics topics) {
-    return ActuatorSettings.builder(kafka, topics).groupId(groupId).instance(instance)
-        .maxDecisionAge(maxDecisionAge()).sessionTimeout(sessionTimeout()).build();
+    return ActuatorSettings.defaults(kafka, topics).with(b -> {
+      b.groupId = groupId;
+      b.instance = instance;
+      b.maxDecisionAge = maxDecisionAge();
+      b.sessionTimeout = sessionTimeout();
+    });
   }
 
   /** {@code --actuator-session-timeout}, or null for the actuator's default. */

@@ -32,9 +32,12 @@ public final class IngestOptions {
     String id = identity != null && !identity.isBlank() ? identity : hostName();
     Duration resync = DurationFlag.parse("--resync-period", resyncPeriod);
     IngestSettings defaults = IngestSettings.defaults(connection.client(), id);
-    IngestSettings settings = defaults.withTopics(topics).withResyncPeriod(resync)
-        .withLease(new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
-            defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod()));
+    IngestSettings settings = defaults.with(b -> {
+      b.topics = topics;
+      b.resyncPeriod = resync;
+      b.lease = new IngestSettings.LeaseSettings(leaseNamespace, leaseName, id,
+          defaults.lease().leaseDuration(), defaults.lease().renewDeadline(), defaults.lease().retryPeriod());
+    });
     return new IngestSpec(settings, client);
   }
 

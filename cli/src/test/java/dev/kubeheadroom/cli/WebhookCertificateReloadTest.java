@@ -3,8 +3,8 @@ package dev.kubeheadroom.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.ops.TlsMaterial;
+import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.webhook.AdmissionHandler;
-import dev.kubeheadroom.webhook.AdmissionState;
 import dev.kubeheadroom.webhook.WebhookMetrics;
 import dev.kubeheadroom.webhook.WebhookServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -43,7 +43,7 @@ class WebhookCertificateReloadTest {
     WebhookOptions stage = new WebhookOptions();
     stage.certDir = mount;
     WebhookMetrics metrics = new WebhookMetrics(new SimpleMeterRegistry());
-    AdmissionState state = new AdmissionState();
+    ClusterState state = new ClusterState();
     state.markWarm();
     try (WebhookServer server = WebhookServer.start(0, stage.sslContext(),
         new AdmissionHandler(state, metrics), metrics, 2, 64 * 1024, Duration.ofSeconds(2))) {

@@ -133,9 +133,11 @@ public final class DemoRun implements AutoCloseable {
     Pipeline pipeline = own(Pipeline.start(StageContext.inMemory(), List.of(
         new TopologySpec(new TopologyRunner.Options("headroom-demo", client.with(Map.of("commit.interval.ms", "50")),
             options.workDir().resolve("state")), new TopologySettings(topics, tick, configView()), counter),
-        new IngestSpec(IngestSettings.defaults(client, "headroom-demo").withTopics(topics), api.newClient()),
-        new ActuatorSpec(ActuatorSettings.builder(client, topics).instance("headroom-demo").configView(configView())
-            .build(), api.config()))));
+        new IngestSpec(IngestSettings.defaults(client, "headroom-demo").with(b -> b.topics = topics), api.newClient()),
+        new ActuatorSpec(ActuatorSettings.defaults(client, topics).with(b -> {
+          b.instance = "headroom-demo";
+          b.configView = configView();
+        }), api.config()))));
     pipeline.awaitReady(options.startupTimeout());
   }
 

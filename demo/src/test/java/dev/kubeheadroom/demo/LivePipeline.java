@@ -149,8 +149,11 @@ final class LivePipeline implements AutoCloseable {
   private IngestSpec ingestSpec() {
     String identity = "ingest-1";
     return new IngestSpec(IngestSettings.defaults(KafkaClientSettings.of(bootstrapServers()), identity)
-        .withTopics(topics).withLease(IngestSettings.LeaseSettings.defaults(identity)
-            .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300))),
+        .with(b -> {
+          b.topics = topics;
+          b.lease = IngestSettings.LeaseSettings.defaults(identity)
+              .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
+        }),
         api.newClient());
   }
 

@@ -169,7 +169,10 @@ final class ScaledPipeline implements AutoCloseable {
     for (int i = 0; i < shape.ingests(); i++) {
       String identity = "ingest-" + i;
       specs.add(new IngestSpec(IngestSettings.defaults(KafkaClientSettings.of(kafka.bootstrapServers()), identity)
-          .withTopics(topics).withLease(IngestSettings.LeaseSettings.defaults(identity)), api.newClient()));
+          .with(b -> {
+            b.topics = topics;
+            b.lease = IngestSettings.LeaseSettings.defaults(identity);
+          }), api.newClient()));
     }
     // The forked JVMs boot while this one starts its instances: together, not one after another.
     topologyVictim = ForkedStage.launch(dir.resolve("topology-victim.log"), forkArgs("topology",

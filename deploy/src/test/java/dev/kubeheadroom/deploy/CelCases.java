@@ -1,13 +1,21 @@
 package dev.kubeheadroom.deploy;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The values the CRD's x-kubernetes-validations rules must admit or refuse, each at the schema
- * path of its rule ({@code ""} for the root): {@link CelRulesTest} runs them through CEL-Java,
- * {@link CelRulesRealServerTest} through a real kube-apiserver, and both expect the same verdicts.
+ * path of its rule ({@code ""} for the root): the one case table of the HeadroomConfig's rules.
+ * {@link CelRulesTest} runs them through CEL-Java, {@link CelRulesRealServerTest} through a real
+ * kube-apiserver, {@link JavaValidationAgreesTest} through the Java validation
+ * ({@code ConfigProjection}), and all three expect the same verdicts: the rules cannot drift apart.
  *
  * @param path the rule's schema path
  * @param self the value the rule sees as {@code self}
@@ -52,6 +60,37 @@ record CelCases(String path, Object self, boolean admitted) {
     out.add(new CelCases("spec", Map.of("debouncePeriod", "2s", "maxDebounceDelay", "10s", "pools", List.of(
         Map.of("name", "tight", "nodeSelector", selector, "maxDebounceDelay", "1s"))), false));
     return out;
+  }
+
+  /** The sample HeadroomConfig with this case's value where its rule's {@code self} is. */
+  @SuppressWarnings("unchecked")
+  GenericKubernetesResource object() {
+    GenericKubernetesResource config;
+    try {
+      config = Serialization.unmarshal(Files.readString(Charts.SAMPLE), GenericKubernetesResource.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) config.getAdditionalProperties().get("spec"));
+    config.setAdditionalProperty("spec", spec);
+    Map<String, Object> selector = Map.of("matchLabels", Map.of("pool", "x"));
+    switch (path) {
+      case "" -> config.getMetadata().setName(
+          (String) ((Map<String, Object>) ((Map<String, Object>) self).get("metadata")).get("name"));
+      case "spec" -> spec.putAll((Map<String, Object>) self);
+      case "spec.maxMultiplier" -> spec.put("maxMultiplier", self);
+      case "spec.quantum" -> spec.put("quantum", self);
+      case "spec.webhook.initialMultiplier" -> {
+        Map<String, Object> webhook = new LinkedHashMap<>((Map<String, Object>) spec.get("webhook"));
+        webhook.put("initialMultiplier", self);
+        spec.put("webhook", webhook);
+      }
+      case "spec.pools[].nodeSelector" -> spec.put("pools", List.of(Map.of("name", "p", "nodeSelector", self)));
+      case "spec.pools[].maxMultiplier" -> spec.put("pools",
+          List.of(Map.of("name", "p", "nodeSelector", selector, "maxMultiplier", self)));
+      default -> throw new IllegalArgumentException("no object for a case at " + path);
+    }
+    return config;
   }
 
   private static void values(List<CelCases> out, String path, List<String> admitted, List<String> refused) {

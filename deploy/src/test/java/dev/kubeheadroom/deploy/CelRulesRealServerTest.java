@@ -10,9 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,9 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The CRD's CEL rules as a real kube-apiserver (cel-go) runs them: each of {@link CelCases} put
- * into the sample HeadroomConfig at its rule's path and created with server-side dry run, which
- * runs the whole validation (schema, then the rules) and stores nothing. The verdict must be the
- * one CEL-Java gives in {@link CelRulesTest}.
+ * into the sample HeadroomConfig at its rule's path ({@link CelCases#object}) and created with
+ * server-side dry run, which runs the whole validation (defaulting, the schema, then the rules) and
+ * stores nothing. The verdict must be the one CEL-Java gives in {@link CelRulesTest} and the Java
+ * validation in {@link JavaValidationAgreesTest}.
  */
 @WithRealKubernetes
 class CelRulesRealServerTest {
@@ -45,7 +43,7 @@ class CelRulesRealServerTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("dev.kubeheadroom.deploy.CelCases#all")
   void theRealServerGivesTheSameVerdict(CelCases c) throws Exception {
-    GenericKubernetesResource config = withCase(sample(), c);
+    GenericKubernetesResource config = c.object();
     String refusal = null;
     try {
       api.client().genericKubernetesResources(HEADROOM_CONFIG).resource(config).dryRun().create();
@@ -54,34 +52,5 @@ class CelRulesRealServerTest {
       refusal = e.getStatus().getMessage();
     }
     assertThat(refusal == null).as("admitted by kube-apiserver (refusal: %s)", refusal).isEqualTo(c.admitted());
-  }
-
-  private static GenericKubernetesResource sample() throws Exception {
-    return Serialization.unmarshal(Files.readString(Charts.SAMPLE), GenericKubernetesResource.class);
-  }
-
-  /** The sample with the case's value where its rule's {@code self} is. */
-  @SuppressWarnings("unchecked")
-  private static GenericKubernetesResource withCase(GenericKubernetesResource config, CelCases c) {
-    Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) config.getAdditionalProperties().get("spec"));
-    config.setAdditionalProperty("spec", spec);
-    Map<String, Object> selector = Map.of("matchLabels", Map.of("pool", "x"));
-    switch (c.path()) {
-      case "" -> config.getMetadata().setName(
-          (String) ((Map<String, Object>) ((Map<String, Object>) c.self()).get("metadata")).get("name"));
-      case "spec" -> spec.putAll((Map<String, Object>) c.self());
-      case "spec.maxMultiplier" -> spec.put("maxMultiplier", c.self());
-      case "spec.quantum" -> spec.put("quantum", c.self());
-      case "spec.webhook.initialMultiplier" -> {
-        Map<String, Object> webhook = new LinkedHashMap<>((Map<String, Object>) spec.get("webhook"));
-        webhook.put("initialMultiplier", c.self());
-        spec.put("webhook", webhook);
-      }
-      case "spec.pools[].nodeSelector" -> spec.put("pools", List.of(Map.of("name", "p", "nodeSelector", c.self())));
-      case "spec.pools[].maxMultiplier" -> spec.put("pools",
-          List.of(Map.of("name", "p", "nodeSelector", selector, "maxMultiplier", c.self())));
-      default -> throw new IllegalArgumentException("no object for a case at " + c.path());
-    }
-    return config;
   }
 }

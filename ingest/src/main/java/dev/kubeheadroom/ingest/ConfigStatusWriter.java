@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.TopicFollower;
 import dev.kubeheadroom.schemas.TopicReader;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,13 +18,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class ConfigStatusWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigStatusWriter.class);
   private static final Duration POLL = Duration.ofMillis(500);
-  private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
   private static final PatchContext MERGE_PATCH = new PatchContext.Builder()
       .withPatchType(PatchType.JSON_MERGE).withFieldManager(HeadroomKeys.FIELD_MANAGER).build();
 
@@ -61,13 +58,10 @@ public final class ConfigStatusWriter implements AutoCloseable {
   private final IngestMetrics metrics;
   private final Clock clock;
   private final JsonSerde<NodeDecision> serde = HeadroomSerdes.decisions();
-  private final CountDownLatch stopping = new CountDownLatch(1);
-  private final Thread thread;
+  private final TopicFollower follower;
 
-  // Owned by the writer thread.
+  // Owned by the follower's thread.
   private final ManagedPodCounts counts = new ManagedPodCounts();
-  private volatile TopicReader reader;
-  private boolean caughtUp;
   private String knownUid; // the object lastWritten describes
   private ConfigStatus lastWritten; // what the object holds, as far as this writer knows
   private Instant lastAttempt;
@@ -85,52 +79,33 @@ public final class ConfigStatusWriter implements AutoCloseable {
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
-    this.thread = new Thread(this::run, "headroom-config-status");
-    thread.setDaemon(true);
+    Map<String, Object> config = new HashMap<>(KafkaSink.clientConfig(settings));
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "headroom-config-status");
+    this.follower = new TopicFollower(new TopicFollower.Settings("headroom-config-status", config,
+        List.of(settings.topics().decisions()), POLL, settings.kafkaRetryBackoff()), new TopicFollower.Handler() {
+          @Override
+          public void record(ConsumerRecord<String, byte[]> record) {
+            fold(record);
+          }
+
+          /** Nothing is written before the decisions are read to where they ended at start. */
+          @Override
+          public void polled(boolean caughtUp) {
+            if (caughtUp) {
+              writeIfDue();
+            }
+          }
+
+          @Override
+          public void failed(KafkaException e) {
+            metrics.statusFailure("kafka");
+          }
+        });
   }
 
   /** Starts reading decisions and writing the status (returns at once). */
   public void start() {
-    thread.start();
-  }
-
-  private void run() {
-    Map<String, Object> config = new HashMap<>(KafkaSink.clientConfig(settings));
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "headroom-config-status");
-    try (TopicReader r = new TopicReader(config, List.of(settings.topics().decisions()))) {
-      reader = r;
-      while (stopping.getCount() > 0) {
-        step(r);
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("HeadroomConfig({}) status writer stopped: {}", HeadroomKeys.CONFIG_NAME, e.toString());
-    }
-  }
-
-  /** One round: read what the decisions topic has, then write the status if it is due. */
-  private void step(TopicReader r) {
-    try {
-      if (!r.assigned()) {
-        if (!r.assign(METADATA_TIMEOUT)) {
-          pause(settings.kafkaRetryBackoff()); // the topic is not there (yet)
-        }
-        return;
-      }
-      for (ConsumerRecord<String, byte[]> record : r.poll(POLL)) {
-        fold(record);
-      }
-      caughtUp = caughtUp || r.caughtUp(METADATA_TIMEOUT);
-      if (caughtUp) {
-        writeIfDue();
-      }
-    } catch (WakeupException e) {
-      // close() asked us to stop
-    } catch (KafkaException e) {
-      metrics.statusFailure("kafka");
-      LOG.warn("HeadroomConfig({}) status: reading {} failed, retrying: {}", HeadroomKeys.CONFIG_NAME,
-          settings.topics().decisions(), e.getMessage());
-      pause(settings.kafkaRetryBackoff());
-    }
+    follower.start();
   }
 
   private void fold(ConsumerRecord<String, byte[]> record) {
@@ -190,27 +165,9 @@ public final class ConfigStatusWriter implements AutoCloseable {
     }
   }
 
-  private void pause(Duration duration) {
-    try {
-      stopping.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stopping.countDown();
-    }
-  }
-
   /** Stops reading and writing; waits briefly for the thread. */
   @Override
   public void close() {
-    stopping.countDown();
-    TopicReader r = reader;
-    if (r != null) {
-      r.wakeup();
-    }
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    follower.close();
   }
 }

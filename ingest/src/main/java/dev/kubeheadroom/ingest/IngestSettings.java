@@ -6,6 +6,7 @@ import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Everything the ingest stage is built from, parsed once at the edge (the CLI) and passed down.
@@ -58,34 +59,27 @@ public record IngestSettings(
         DEFAULT_KAFKA_RETRY_BACKOFF, DEFAULT_STATUS_INTERVAL);
   }
 
-  public IngestSettings withKafka(KafkaClientSettings value) {
-    return new IngestSettings(value, topics, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
+  /**
+   * These settings with some changed: {@code settings.with(b -> b.statusInterval = d)}, the
+   * settings classes' one copy style (as {@code ActuatorSettings#with}).
+   */
+  public IngestSettings with(Consumer<Builder> change) {
+    Builder b = new Builder();
+    change.accept(b);
+    return new IngestSettings(b.kafka, b.topics, b.topicLayout, b.resyncPeriod, b.lease,
+        b.bufferCapacity, b.kafkaRetryBackoff, b.statusInterval);
   }
 
-  public IngestSettings withTopics(Topics value) {
-    return new IngestSettings(kafka, value, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
-  }
-
-  public IngestSettings withTopicLayout(TopicLayout value) {
-    return new IngestSettings(kafka, topics, value, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
-  }
-
-  public IngestSettings withResyncPeriod(Duration value) {
-    return new IngestSettings(kafka, topics, topicLayout, value,
-        lease, bufferCapacity, kafkaRetryBackoff, statusInterval);
-  }
-
-  public IngestSettings withLease(LeaseSettings value) {
-    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
-        value, bufferCapacity, kafkaRetryBackoff, statusInterval);
-  }
-
-  public IngestSettings withBufferCapacity(int value) {
-    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
-        lease, value, kafkaRetryBackoff, statusInterval);
+  /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+  public final class Builder {
+    public KafkaClientSettings kafka = IngestSettings.this.kafka;
+    public Topics topics = IngestSettings.this.topics;
+    public TopicLayout topicLayout = IngestSettings.this.topicLayout;
+    public Duration resyncPeriod = IngestSettings.this.resyncPeriod;
+    public LeaseSettings lease = IngestSettings.this.lease;
+    public int bufferCapacity = IngestSettings.this.bufferCapacity;
+    public Duration kafkaRetryBackoff = IngestSettings.this.kafkaRetryBackoff;
+    public Duration statusInterval = IngestSettings.this.statusInterval;
   }
 
   /** Kafka {@code bootstrap.servers}. */
@@ -96,11 +90,6 @@ public record IngestSettings(
   /** The Kafka client properties beyond {@code bootstrap.servers}. */
   public Map<String, String> clientProperties() {
     return kafka.properties();
-  }
-
-  public IngestSettings withStatusInterval(Duration value) {
-    return new IngestSettings(kafka, topics, topicLayout, resyncPeriod,
-        lease, bufferCapacity, kafkaRetryBackoff, value);
   }
 
   static void positive(Duration d, String name) {

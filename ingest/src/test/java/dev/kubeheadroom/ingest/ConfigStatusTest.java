@@ -62,7 +62,7 @@ class ConfigStatusTest {
     // given: a valid config
     configs.resource(headroomConfig("cluster", Map.of("dryRun", false))).create();
     // when
-    harness.start("ingest-a", s -> s.withStatusInterval(INTERVAL));
+    harness.start("ingest-a", s -> s.with(b -> b.statusInterval = INTERVAL));
     // then
     await().atMost(IngestHarness.TIMEOUT).until(() -> observedGeneration() == 1);
     Map<String, Object> ready = ready();
@@ -85,7 +85,7 @@ class ConfigStatusTest {
   @Test
   void refusedSpecIsReadyFalseWithTheReasonWhileTheLastGoodConfigStaysInForce() {
     configs.resource(headroomConfig("cluster", Map.of("maxMultiplier", "4"))).create();
-    Ingest ingest = harness.start("ingest-a", s -> s.withStatusInterval(INTERVAL));
+    Ingest ingest = harness.start("ingest-a", s -> s.with(b -> b.statusInterval = INTERVAL));
     await().atMost(IngestHarness.TIMEOUT).until(() -> observedGeneration() == 1);
 
     // when: an invalid spec gets through (the double has no CRD schema)
@@ -106,7 +106,7 @@ class ConfigStatusTest {
   @Test
   void managedPodsAndNodesFollowEachNodesLatestDecision() {
     configs.resource(headroomConfig("cluster", Map.of())).create();
-    harness.start("ingest-a", s -> s.withStatusInterval(INTERVAL));
+    harness.start("ingest-a", s -> s.with(b -> b.statusInterval = INTERVAL));
     await().atMost(IngestHarness.TIMEOUT).until(() -> observedGeneration() == 1);
 
     // when: decisions for three nodes; node-2's later decision manages none
@@ -126,7 +126,7 @@ class ConfigStatusTest {
   @Test
   void nothingIsWrittenWhenNothingChangedNotEvenByANewLeader() {
     configs.resource(headroomConfig("cluster", Map.of())).create();
-    Ingest first = harness.start("ingest-a", s -> s.withStatusInterval(INTERVAL));
+    Ingest first = harness.start("ingest-a", s -> s.with(b -> b.statusInterval = INTERVAL));
     await().atMost(IngestHarness.TIMEOUT).until(() -> observedGeneration() == 1);
     Object transition = ready().get("lastTransitionTime");
     long writes = harness.api.requests().count(STATUS_PATCH);
@@ -136,7 +136,7 @@ class ConfigStatusTest {
     await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(10))
         .until(() -> harness.api.requests().count(STATUS_PATCH) == writes);
     first.close();
-    Ingest second = harness.start("ingest-b", s -> s.withStatusInterval(INTERVAL));
+    Ingest second = harness.start("ingest-b", s -> s.with(b -> b.statusInterval = INTERVAL));
     await().atMost(IngestHarness.TIMEOUT).until(second::leading);
 
     // then: the new leader finds the status it would write already there
@@ -149,7 +149,7 @@ class ConfigStatusTest {
   void aRefusedStatusWriteIsCountedAndRetriedWithoutDisturbingIngest() {
     configs.resource(headroomConfig("cluster", Map.of())).create();
     harness.api.faults().next(1, STATUS_PATCH, Fault.internalError());
-    Ingest ingest = harness.start("ingest-a", s -> s.withStatusInterval(INTERVAL));
+    Ingest ingest = harness.start("ingest-a", s -> s.with(b -> b.statusInterval = INTERVAL));
 
     await().atMost(IngestHarness.TIMEOUT).until(() -> observedGeneration() == 1);
     assertThat(harness.counter(ingest, IngestMetrics.STATUS_FAILURES, "cause", "patch")).isEqualTo(1);

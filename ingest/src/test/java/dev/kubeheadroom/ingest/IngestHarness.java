@@ -45,10 +45,12 @@ final class IngestHarness implements AutoCloseable {
   /** Settings for a test: short lease timings, topics created on first contact. */
   IngestSettings settings(String identity) {
     return IngestSettings.defaults(KafkaClientSettings.of(bootstrapServers), identity)
-        .withTopics(topics)
-        .withTopicLayout(TopicLayout.singleBroker(1))
-        .withLease(IngestSettings.LeaseSettings.defaults(identity)
-            .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300)));
+        .with(b -> {
+          b.topics = topics;
+          b.topicLayout = TopicLayout.singleBroker(1);
+          b.lease = IngestSettings.LeaseSettings.defaults(identity)
+              .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
+        });
   }
 
   Ingest start(String identity) {

@@ -77,7 +77,7 @@ class KafkaOutageTest {
 
   @Test
   void overflowWhileKafkaIsDownEndsInAFullRepublishAndNodeSyncOnceItIsBack() {
-    Ingest ingest = harness.start("ingest-a", s -> s.withBufferCapacity(3));
+    Ingest ingest = harness.start("ingest-a", s -> s.with(b -> b.bufferCapacity = 3));
 
     // when: more changes than the buffer holds arrive while the broker is down
     broker.close();

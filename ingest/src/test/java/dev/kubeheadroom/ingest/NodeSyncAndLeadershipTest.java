@@ -103,7 +103,7 @@ class NodeSyncAndLeadershipTest {
   @Test
   void nodeSyncIsRepeatedEveryResyncPeriod() {
     Pod a = harness.seed(pod("team-a", "a", "node-1", "100m", "1"));
-    harness.start("ingest-a", s -> s.withResyncPeriod(java.time.Duration.ofMillis(500)));
+    harness.start("ingest-a", s -> s.with(b -> b.resyncPeriod = java.time.Duration.ofMillis(500)));
 
     List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(syncs(3));
 

@@ -49,7 +49,7 @@ class OversizedRecordsTest {
   }
 
   private IngestSettings small(IngestSettings s) {
-    return s.withKafka(s.kafka().with(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST))));
+    return s.with(b -> b.kafka = s.kafka().with(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST))));
   }
 
   @Test

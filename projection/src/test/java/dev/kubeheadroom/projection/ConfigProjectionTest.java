@@ -90,6 +90,7 @@ class ConfigProjectionTest {
     "{'maxMultiplier':'ten'}                  | spec.maxMultiplier: must be a decimal number, got \"ten\"",
     "{'maxMultiplier':true}                   | spec.maxMultiplier: must be a decimal string, got \"true\"",
     "{'quantum':'1x'}                         | spec.quantum: must be a non-negative CPU quantity (like \"1\" or \"10m\"), got \"1x\"",
+    "{'quantum':'0m'}                         | spec.quantum: must be greater than 0, got \"0m\"",
     "{'deadband':{'grow':101}}                | spec.deadband.grow: must be from 0 to 100, got \"101\"",
     "{'deadband':{'shrink':-1}}               | spec.deadband.shrink: must be from 0 to 100, got \"-1\"",
     "{'deadband':{'grow':'10%'}}              | spec.deadband.grow: must be an integer percent from 0 to 100, got \"10%\"",

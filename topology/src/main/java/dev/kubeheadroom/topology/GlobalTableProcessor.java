@@ -1,8 +1,7 @@
 package dev.kubeheadroom.topology;
 
+import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.DeadLetter;
-import dev.kubeheadroom.schemas.JsonCodec;
-import dev.kubeheadroom.schemas.SchemaException;
 import java.util.Objects;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -13,8 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a global table (namespaces or config) and bumps the {@link GlobalVersion} when a value
- * really changes (resyncs republish identical values; those wake nobody). Unreadable records are
- * skipped and counted: a global processor cannot forward to the dead-letter topic.
+ * really changes (resyncs republish identical values; those wake nobody). What a record means
+ * (put, tombstone, unreadable) is {@link ClusterState#read}, the rule the actuator's and the
+ * webhook's {@code ClusterStateReader} follows too. Unreadable records are skipped and counted: a
+ * global processor cannot forward to the dead-letter topic.
  */
 final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, Void> {
   private static final Logger LOG = LoggerFactory.getLogger(GlobalTableProcessor.class);
@@ -41,26 +42,18 @@ final class GlobalTableProcessor<V> implements Processor<String, byte[], Void, V
 
   @Override
   public void process(Record<String, byte[]> record) {
-    if (record.key() == null) {
-      skip(DeadLetter.Kind.NULL_KEY, "record without a key");
-      return;
-    }
-    if (record.value() == null) {
-      if (store.delete(record.key()) != null) {
+    ClusterState.Change<V> change = ClusterState.read(record.key(), record.value(), type);
+    if (change instanceof ClusterState.Change.Put<V> put) {
+      if (!Objects.equals(store.get(put.key()), put.value())) {
+        store.put(put.key(), put.value());
         version.bump();
       }
-      return;
-    }
-    V value;
-    try {
-      value = JsonCodec.decode(record.value(), type);
-    } catch (SchemaException e) {
-      skip(DeadLetter.Kind.UNREADABLE, e.getMessage());
-      return;
-    }
-    if (!Objects.equals(store.get(record.key()), value)) {
-      store.put(record.key(), value);
-      version.bump();
+    } else if (change instanceof ClusterState.Change.Delete<V> delete) {
+      if (store.delete(delete.key()) != null) {
+        version.bump();
+      }
+    } else if (change instanceof ClusterState.Change.Unreadable<V> unreadable) {
+      skip(record.key() == null ? DeadLetter.Kind.NULL_KEY : DeadLetter.Kind.UNREADABLE, unreadable.reason());
     }
   }
 

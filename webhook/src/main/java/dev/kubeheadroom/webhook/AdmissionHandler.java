@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -30,10 +31,10 @@ public final class AdmissionHandler {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
 
-  private final AdmissionState state;
+  private final ClusterState state;
   private final WebhookMetrics metrics;
 
-  public AdmissionHandler(AdmissionState state, WebhookMetrics metrics) {
+  public AdmissionHandler(ClusterState state, WebhookMetrics metrics) {
     this.state = state;
     this.metrics = metrics;
   }

@@ -1,10 +1,12 @@
 package dev.kubeheadroom.webhook;
 
+import dev.kubeheadroom.schemas.ClusterState;
+import dev.kubeheadroom.schemas.ClusterStateReader;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
- * The webhook stage: the namespaces/config view read from Kafka ({@link AdmissionState}) plus the
+ * The webhook stage: the namespaces/config view read from Kafka ({@link ClusterStateReader}) plus the
  * HTTPS endpoint ({@link WebhookServer}). {@link #start} returns at once with both running; until
  * the topics are read to their end the endpoint already answers, admitting every pod unchanged.
  *
@@ -15,12 +17,12 @@ import java.util.Map;
  * }</pre>
  */
 public final class Webhook implements AutoCloseable {
-  private final AdmissionState state;
-  private final TopicStateReader reader;
+  private final ClusterState state;
+  private final ClusterStateReader reader;
   private final WebhookServer server;
   private final WebhookMetrics metrics;
 
-  private Webhook(AdmissionState state, TopicStateReader reader, WebhookServer server,
+  private Webhook(ClusterState state, ClusterStateReader reader, WebhookServer server,
       WebhookMetrics metrics) {
     this.state = state;
     this.reader = reader;
@@ -34,12 +36,12 @@ public final class Webhook implements AutoCloseable {
    * @throws java.io.UncheckedIOException when the port cannot be bound
    */
   public static Webhook start(WebhookSettings settings, MeterRegistry registry) {
-    AdmissionState state = new AdmissionState();
     WebhookMetrics metrics = new WebhookMetrics(registry);
+    ClusterStateReader reader = new ClusterStateReader("headroom-webhook-state",
+        settings.kafka().clientConfig(), settings.topics(), UnaryOperator.identity(),
+        reason -> metrics.unreadableRecord()).start();
+    ClusterState state = reader.state();
     metrics.warmGauge(state::warm);
-    Map<String, Object> clientConfig = settings.kafka().clientConfig();
-    TopicStateReader reader = new TopicStateReader(clientConfig, settings.topics(), state, metrics);
-    reader.start();
     WebhookServer server;
     try {
       server = WebhookServer.start(settings.port(), settings.sslContext(),
@@ -65,7 +67,7 @@ public final class Webhook implements AutoCloseable {
     return server.port();
   }
 
-  public AdmissionState state() {
+  public ClusterState state() {
     return state;
   }
 

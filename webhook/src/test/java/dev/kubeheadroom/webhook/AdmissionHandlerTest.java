@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeheadroom.projection.PodProjection;
+import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.webhook.WebhookMetrics.Result;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@link BirthLimit}. Every answer must allow the pod.
  */
 class AdmissionHandlerTest {
-  private final AdmissionState state = new AdmissionState();
+  private final ClusterState state = new ClusterState();
   private WebhookMetrics metrics;
   private AdmissionHandler handler;
 
@@ -214,7 +215,7 @@ class AdmissionHandlerTest {
 
   @Test
   void beforeTheTopicsAreReadEveryPodIsAdmittedUnchanged() {
-    AdmissionState cold = new AdmissionState();
+    ClusterState cold = new ClusterState();
     cold.putNamespace(TEAM_A);
     cold.putConfig(enforcing());
     handler = new AdmissionHandler(cold, metrics);

@@ -8,6 +8,7 @@ import static dev.kubeheadroom.webhook.Fixtures.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kubeheadroom.schemas.ClusterState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ class WebhookServerTest {
 
   @BeforeEach
   void startServer() {
-    AdmissionState state = new AdmissionState();
+    ClusterState state = new ClusterState();
     state.putNamespace(TEAM_A);
     state.putConfig(enforcing());
     state.markWarm();
