@@ -1,6 +1,7 @@
 package dev.kubeheadroom.schemas;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /** Reads back what {@link VarintWriter} writes; {@code what} names the value in an error. */
@@ -26,5 +27,28 @@ public final class VarintReader {
       }
     }
     throw new SchemaException(what + " has a malformed number");
+  }
+
+  /** A string {@link VarintWriter#str} wrote (null as written). */
+  public static String str(ByteBuffer in, String what) {
+    int len = count(in, what);
+    if (len == 0) {
+      return null;
+    }
+    if (len - 1 > in.remaining()) {
+      throw new SchemaException(what + " string runs past the value's end");
+    }
+    String s = new String(in.array(), in.arrayOffset() + in.position(), len - 1, StandardCharsets.UTF_8);
+    in.position(in.position() + len - 1);
+    return s;
+  }
+
+  /** A length or count: never more than the bytes left, so a corrupt one fails cleanly. */
+  public static int count(ByteBuffer in, String what) {
+    long n = varLong(in, what);
+    if (n < 0 || n > in.remaining() + 1L) {
+      throw new SchemaException(what + " count " + n + " exceeds the value's length");
+    }
+    return (int) n;
   }
 }

@@ -1,0 +1,115 @@
+package dev.kubeheadroom.schemas;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one binary layout of a {@link PodSnapshot}, which every binary store of pods embeds: the
+ * pod store's values (topology's {@code PodEntrySerde}) and the checkpoints ({@link
+ * CheckpointCodec}). A pod is written after its own layout version, so a pod that gains a field
+ * changes this class alone: {@link #VERSION} goes up, the field is written last, and {@link #read}
+ * gives the older layouts the field's default; the stores that embed a pod keep their formats.
+ * Strings are UTF-8 with a varint length (0 = null), enums by name (reordering an enum never
+ * misreads a value), lists count first.
+ *
+ * <p>Layout 1: uid, namespace, name, node, phase, qosClass, resourceVersion, generation, mode,
+ * maxCpuMilli, maxCpuInvalid, vpaControlsLimits; the owners (kind, name, uid, controller); the
+ * containers (name, kind, request, limit, memoryGuaranteed, cpuResizeRestarts); the resize
+ * status, podLevelResources, epoch, gang. The stores' formats written before the layout had a
+ * version (pod store 1 to 4, checkpoint 2 and 3) hold the same fields unversioned, in one of the
+ * {@link Unversioned} shapes.
+ */
+public final class PodLayout {
+  /** The layout written; 1 to this are read. */
+  public static final byte VERSION = 1;
+  /** Component counts the layout covers; a test fails when a record gains a field. */
+  public static final int POD_FIELDS = 18;
+  public static final int CONTAINER_FIELDS = 6;
+  public static final int OWNER_FIELDS = 4;
+
+  /** How a store wrote a pod before the layout had a version. */
+  public enum Unversioned {
+    /** Pod store format 1: up to the resize status. */
+    BEFORE_POD_LEVEL_RESOURCES,
+    /** Pod store formats 2 to 4: up to podLevelResources (format 4 wrote the gang after the entry). */
+    TO_POD_LEVEL_RESOURCES,
+    /** Checkpoint formats 2 and 3: layout 1 without its version. */
+    TO_GANG
+  }
+
+  private PodLayout() {}
+
+  /** The pod in the current layout, its version first. */
+  public static void write(VarintWriter w, PodSnapshot p) {
+    w.raw(VERSION);
+    w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
+        .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
+        .str(p.maxCpuInvalid()).bool(p.vpaControlsLimits());
+    w.varLong(p.owners().size());
+    for (OwnerRef o : p.owners()) {
+      w.str(o.kind()).str(o.name()).str(o.uid()).bool(o.controller());
+    }
+    w.varLong(p.containers().size());
+    for (ContainerSnapshot c : p.containers()) {
+      w.str(c.name()).str(c.kind().name()).varLong(c.cpuRequestMilli()).varLong(c.cpuLimitMilli())
+          .bool(c.memoryGuaranteed()).bool(c.cpuResizeRestarts());
+    }
+    w.str(p.resize().name()).bool(p.podLevelResources()).varLong(p.epoch()).str(p.gang());
+  }
+
+  /**
+   * A pod {@link #write} wrote, in any layout version; {@code what} names the value in an error.
+   *
+   * @throws SchemaException for a version this build does not read, or a count past the value's end
+   */
+  public static PodSnapshot read(ByteBuffer in, String what) {
+    byte version = in.get();
+    if (version < 1 || version > VERSION) {
+      throw new SchemaException(what + " has a pod in layout version " + version + ", this build reads 1 to "
+          + VERSION);
+    }
+    return readUnversioned(in, Unversioned.TO_GANG, what);
+  }
+
+  /** A pod a store wrote before the layout had a version, in that store's {@code shape}. */
+  public static PodSnapshot readUnversioned(ByteBuffer in, Unversioned shape, String what) {
+    String uid = str(in, what);
+    String namespace = str(in, what);
+    String name = str(in, what);
+    String node = str(in, what);
+    String phase = str(in, what);
+    String qos = str(in, what);
+    String rv = str(in, what);
+    long generation = varLong(in, what);
+    String mode = str(in, what);
+    long maxCpu = varLong(in, what);
+    String maxCpuInvalid = str(in, what);
+    boolean vpa = VarintReader.bool(in);
+    int owners = VarintReader.count(in, what);
+    List<OwnerRef> ownerList = new ArrayList<>(owners);
+    for (int i = 0; i < owners; i++) {
+      ownerList.add(new OwnerRef(str(in, what), str(in, what), str(in, what), VarintReader.bool(in)));
+    }
+    int containers = VarintReader.count(in, what);
+    List<ContainerSnapshot> containerList = new ArrayList<>(containers);
+    for (int i = 0; i < containers; i++) {
+      containerList.add(new ContainerSnapshot(str(in, what), ContainerKind.valueOf(str(in, what)),
+          varLong(in, what), varLong(in, what), VarintReader.bool(in), VarintReader.bool(in)));
+    }
+    ResizeStatus resize = ResizeStatus.valueOf(str(in, what));
+    boolean podLevelResources = shape != Unversioned.BEFORE_POD_LEVEL_RESOURCES && VarintReader.bool(in);
+    long epoch = shape == Unversioned.TO_GANG ? varLong(in, what) : 0;
+    String gang = shape == Unversioned.TO_GANG ? str(in, what) : null;
+    return new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode, maxCpu,
+        maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources, epoch, gang);
+  }
+
+  private static String str(ByteBuffer in, String what) {
+    return VarintReader.str(in, what);
+  }
+
+  private static long varLong(ByteBuffer in, String what) {
+    return VarintReader.varLong(in, what);
+  }
+}
