@@ -15,19 +15,23 @@ import java.util.TreeMap;
  * JSON is several times larger and slower to decode). A leading version byte; a value starting
  * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read, and so is
  * format 2 (format 3 without the cut, which follows the boundary: {@link #cut} reads only that far)
- * and format 3 (pods unversioned). Pods are in {@link PodLayout}. Strings are UTF-8 with a varint length (0 = null), enums by name, maps sorted by key, so equal
+ * and format 3 (pods unversioned). Pods are in {@link PodLayout}. Strings are UTF-8 with a varint
+ * length (0 = null), enums by name, maps sorted by key, so equal
  * checkpoints encode to equal bytes ({@code audit --verify} compares them byte for byte).
  */
 public final class CheckpointCodec {
   /**
-   * The binary format: 4 writes each pod in its own {@link PodLayout}; 3 wrote the pods
-   * unversioned; 2 had no cut either (1 is the JSON).
+   * The binary format: 4 writes the pods in {@link PodLayout}, its version after the format's;
+   * 3 wrote them unversioned; 2 had no cut either (1 is the JSON).
    */
   public static final byte VERSION = 4;
   private static final byte UNVERSIONED_PODS = 3;
   private static final byte WITHOUT_CUT = 2;
   private static final String WHAT = "checkpoint";
-  /** Component counts the format covers (a pod's are {@link PodLayout}'s); a test fails when a record gains a field. */
+  /**
+   * Component counts the format covers (a pod's are {@link PodLayout}'s); a test fails when a
+   * record gains a field.
+   */
   static final int CHECKPOINT_FIELDS = 5;
   static final int CHECKPOINT_POD_FIELDS = 4;
   static final int NODE_FIELDS = 6;
@@ -36,7 +40,7 @@ public final class CheckpointCodec {
 
   public static byte[] encode(NodeCheckpoint c) {
     VarintWriter w = new VarintWriter(1024);
-    w.raw(VERSION).str(c.node()).instant(c.at());
+    w.raw(VERSION).raw(PodLayout.VERSION).str(c.node()).instant(c.at());
     w.varLong(c.cut().size());
     for (NodeCheckpoint.Position p : c.cut()) {
       w.str(p.topic()).varLong(p.partition()).varLong(p.offset());
@@ -99,12 +103,23 @@ public final class CheckpointCodec {
     }
     try {
       ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
+      if (data[0] > UNVERSIONED_PODS) {
+        PodLayout.readVersion(in, WHAT);
+      }
       str(in);
       instant(in);
       return positions(in);
     } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
       throw new SchemaException("unreadable checkpoint: " + e);
     }
+  }
+
+  /**
+   * Whether a stored value is what {@link #encode} writes today for what it holds (format and pod
+   * layout current), so that comparing bytes compares content.
+   */
+  public static boolean current(byte[] data) {
+    return data.length > 1 && data[0] == VERSION && data[1] == PodLayout.VERSION;
   }
 
   private static void checkVersion(byte[] data) {
@@ -126,6 +141,7 @@ public final class CheckpointCodec {
   }
 
   private static NodeCheckpoint checkpoint(ByteBuffer in, byte version) {
+    byte layout = version > UNVERSIONED_PODS ? PodLayout.readVersion(in, WHAT) : 0;
     String node = str(in);
     Instant at = instant(in);
     List<NodeCheckpoint.Position> cut = version == WITHOUT_CUT ? List.of() : positions(in);
@@ -145,7 +161,7 @@ public final class CheckpointCodec {
     int pods = count(in);
     List<CheckpointPod> podList = new ArrayList<>(pods);
     for (int i = 0; i < pods; i++) {
-      PodSnapshot pod = version > UNVERSIONED_PODS ? PodLayout.read(in, WHAT)
+      PodSnapshot pod = version > UNVERSIONED_PODS ? PodLayout.read(in, layout, WHAT)
           : PodLayout.readUnversioned(in, PodLayout.Unversioned.TO_GANG, WHAT);
       Instant backoffSince = bool(in) ? instant(in) : null;
       boolean infeasibleSeen = bool(in);

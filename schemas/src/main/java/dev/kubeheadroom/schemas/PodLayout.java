@@ -7,9 +7,10 @@ import java.util.List;
 /**
  * The one binary layout of a {@link PodSnapshot}, which every binary store of pods embeds: the
  * pod store's values (topology's {@code PodEntrySerde}) and the checkpoints ({@link
- * CheckpointCodec}). A pod is written after its own layout version, so a pod that gains a field
- * changes this class alone: {@link #VERSION} goes up, the field is written last, and {@link #read}
- * gives the older layouts the field's default; the stores that embed a pod keep their formats.
+ * CheckpointCodec}). A store writes the layout's version once, after its own format's, so a pod
+ * that gains a field changes this class alone: {@link #VERSION} goes up, the field is written
+ * last, and {@link #read} gives the older layouts the field's default; the stores keep their
+ * formats.
  * Strings are UTF-8 with a varint length (0 = null), enums by name (reordering an enum never
  * misreads a value), lists count first.
  *
@@ -40,9 +41,8 @@ public final class PodLayout {
 
   private PodLayout() {}
 
-  /** The pod in the current layout, its version first. */
+  /** The pod in layout {@link #VERSION} (which the store writes before it). */
   public static void write(VarintWriter w, PodSnapshot p) {
-    w.raw(VERSION);
     w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
         .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
         .str(p.maxCpuInvalid()).bool(p.vpaControlsLimits());
@@ -59,17 +59,22 @@ public final class PodLayout {
   }
 
   /**
-   * A pod {@link #write} wrote, in any layout version; {@code what} names the value in an error.
+   * The layout version a store wrote, read and checked; {@code what} names the value in an error.
    *
-   * @throws SchemaException for a version this build does not read, or a count past the value's end
+   * @throws SchemaException for a version this build does not read
    */
-  public static PodSnapshot read(ByteBuffer in, String what) {
+  public static byte readVersion(ByteBuffer in, String what) {
     byte version = in.get();
     if (version < 1 || version > VERSION) {
-      throw new SchemaException(what + " has a pod in layout version " + version + ", this build reads 1 to "
+      throw new SchemaException(what + " has pods in layout version " + version + ", this build reads 1 to "
           + VERSION);
     }
-    return readUnversioned(in, Unversioned.TO_GANG, what);
+    return version;
+  }
+
+  /** A pod {@link #write} wrote in layout {@code version} ({@link #readVersion}). */
+  public static PodSnapshot read(ByteBuffer in, byte version, String what) {
+    return readUnversioned(in, Unversioned.TO_GANG, what); // layout 1 is every version yet
   }
 
   /** A pod a store wrote before the layout had a version, in that store's {@code shape}. */

@@ -23,13 +23,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * per-record cost (about a quarter of the JSON's bytes, several times faster). Versioned by a
  * leading byte; a value starting with {@code '{'} is the JSON written by earlier releases and is
  * still read, so a changelog restores across the upgrade, and so is every earlier binary version.
- * The pod is in its {@link PodLayout} (which carries its own version); the entry's fields follow,
+ * The pod is in {@link PodLayout} (after that layout's version); the entry's fields follow,
  * strings UTF-8 with a varint length (0 = null).
  */
 final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Deserializer<PodEntry> {
   /**
-   * 5 writes the pod in its {@link PodLayout}, epoch and gang included (bookings hold events
-   * unstamped: the node's epoch lives in the fences store, {@code EpochFence}, so it is 0 here);
+   * 5 writes the pod in {@link PodLayout}, its version first, epoch and gang included (bookings
+   * hold events unstamped: the node's epoch lives in the fences store, {@code EpochFence}, so it
+   * is 0 here);
    * 4 added the pod's {@code gang} annotation at the end (1 to 3 are read as no gang); 3 added the
    * entry's {@code refusals} at the end (1 and 2 are read with one refusal when in backoff, else
    * none); 2 added {@code podLevelResources} after the resize status (1 is read as false).
@@ -53,7 +54,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
       return null;
     }
     VarintWriter w = new VarintWriter(256);
-    w.raw(VERSION);
+    w.raw(VERSION).raw(PodLayout.VERSION);
     PodLayout.write(w, entry.pod().withEpoch(0)); // bookings hold events unstamped, as every earlier format did
     Pending pending = entry.pending();
     w.bool(pending != null);
@@ -99,7 +100,7 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
   }
 
   private static PodEntry readEntry(ByteBuffer in, byte version) {
-    PodSnapshot pod = version == VERSION ? PodLayout.read(in, WHAT)
+    PodSnapshot pod = version == VERSION ? PodLayout.read(in, PodLayout.readVersion(in, WHAT), WHAT)
         : PodLayout.readUnversioned(in, version == VERSION_1
             ? PodLayout.Unversioned.BEFORE_POD_LEVEL_RESOURCES : PodLayout.Unversioned.TO_POD_LEVEL_RESOURCES, WHAT);
     Pending pending = null;
