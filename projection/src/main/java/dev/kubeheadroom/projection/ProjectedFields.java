@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The one table of the fields a watch line's Pod or Node is bound with, read through a {@link
@@ -81,31 +82,26 @@ final class ProjectedFields {
         case GENERATION -> meta.setGeneration(j.integer());
         case LABELS -> meta.setLabels(strings(j));
         case ANNOTATIONS -> meta.setAnnotations(strings(j));
-        case OWNER_REFERENCES -> meta.setOwnerReferences(owners(j));
+        case OWNER_REFERENCES -> meta.setOwnerReferences(list(j, 1, ProjectedFields::owner));
         default -> j.skipValue();
       }
     }
     return meta;
   }
 
-  private static List<OwnerReference> owners(FieldCursor j) {
-    j.startArray();
-    List<OwnerReference> owners = new ArrayList<>(1);
-    while (j.element()) {
-      j.startObject();
-      OwnerReference ref = new OwnerReference();
-      while (j.field()) {
-        switch (j.fieldName()) {
-          case KIND -> ref.setKind(j.shared());
-          case NAME -> ref.setName(j.string());
-          case UID -> ref.setUid(j.string());
-          case CONTROLLER -> ref.setController(j.bool());
-          default -> j.skipValue();
-        }
+  private static OwnerReference owner(FieldCursor j) {
+    j.startObject();
+    OwnerReference ref = new OwnerReference();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case KIND -> ref.setKind(j.shared());
+        case NAME -> ref.setName(j.string());
+        case UID -> ref.setUid(j.string());
+        case CONTROLLER -> ref.setController(j.bool());
+        default -> j.skipValue();
       }
-      owners.add(ref);
     }
-    return owners;
+    return ref;
   }
 
   private static PodSpec podSpec(FieldCursor j) {
@@ -114,8 +110,8 @@ final class ProjectedFields {
     while (j.field()) {
       switch (j.fieldName()) {
         case NODE_NAME -> spec.setNodeName(j.shared());
-        case CONTAINERS -> spec.setContainers(containers(j));
-        case INIT_CONTAINERS -> spec.setInitContainers(containers(j));
+        case CONTAINERS -> spec.setContainers(list(j, 2, ProjectedFields::container));
+        case INIT_CONTAINERS -> spec.setInitContainers(list(j, 2, ProjectedFields::container));
         case RESOURCES -> spec.setResources(resources(j));
         default -> j.skipValue();
       }
@@ -123,24 +119,19 @@ final class ProjectedFields {
     return spec;
   }
 
-  private static List<Container> containers(FieldCursor j) {
-    j.startArray();
-    List<Container> containers = new ArrayList<>(2);
-    while (j.element()) {
-      j.startObject();
-      Container c = new Container();
-      while (j.field()) {
-        switch (j.fieldName()) {
-          case NAME -> c.setName(j.shared());
-          case RESTART_POLICY -> c.setRestartPolicy(j.shared());
-          case RESOURCES -> c.setResources(resources(j));
-          case RESIZE_POLICY -> c.setResizePolicy(resizePolicy(j));
-          default -> j.skipValue();
-        }
+  private static Container container(FieldCursor j) {
+    j.startObject();
+    Container c = new Container();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case NAME -> c.setName(j.shared());
+        case RESTART_POLICY -> c.setRestartPolicy(j.shared());
+        case RESOURCES -> c.setResources(resources(j));
+        case RESIZE_POLICY -> c.setResizePolicy(list(j, 2, ProjectedFields::resizePolicy));
+        default -> j.skipValue();
       }
-      containers.add(c);
     }
-    return containers;
+    return c;
   }
 
   private static ResourceRequirements resources(FieldCursor j) {
@@ -156,22 +147,17 @@ final class ProjectedFields {
     return r;
   }
 
-  private static List<ContainerResizePolicy> resizePolicy(FieldCursor j) {
-    j.startArray();
-    List<ContainerResizePolicy> out = new ArrayList<>(2);
-    while (j.element()) {
-      j.startObject();
-      ContainerResizePolicy policy = new ContainerResizePolicy();
-      while (j.field()) {
-        switch (j.fieldName()) {
-          case RESOURCE_NAME -> policy.setResourceName(j.shared());
-          case RESTART_POLICY -> policy.setRestartPolicy(j.shared());
-          default -> j.skipValue();
-        }
+  private static ContainerResizePolicy resizePolicy(FieldCursor j) {
+    j.startObject();
+    ContainerResizePolicy policy = new ContainerResizePolicy();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case RESOURCE_NAME -> policy.setResourceName(j.shared());
+        case RESTART_POLICY -> policy.setRestartPolicy(j.shared());
+        default -> j.skipValue();
       }
-      out.add(policy);
     }
-    return out;
+    return policy;
   }
 
   private static PodStatus podStatus(FieldCursor j) {
@@ -182,30 +168,25 @@ final class ProjectedFields {
         case PHASE -> status.setPhase(j.shared());
         case QOS_CLASS -> status.setQosClass(j.shared());
         case RESIZE -> status.setResize(j.shared());
-        case CONDITIONS -> status.setConditions(conditions(j));
+        case CONDITIONS -> status.setConditions(list(j, 2, ProjectedFields::condition));
         default -> j.skipValue();
       }
     }
     return status;
   }
 
-  private static List<PodCondition> conditions(FieldCursor j) {
-    j.startArray();
-    List<PodCondition> out = new ArrayList<>(2);
-    while (j.element()) {
-      j.startObject();
-      PodCondition c = new PodCondition();
-      while (j.field()) {
-        switch (j.fieldName()) {
-          case TYPE -> c.setType(j.shared());
-          case STATUS -> c.setStatus(j.shared());
-          case REASON -> c.setReason(j.shared());
-          default -> j.skipValue();
-        }
+  private static PodCondition condition(FieldCursor j) {
+    j.startObject();
+    PodCondition c = new PodCondition();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case TYPE -> c.setType(j.shared());
+        case STATUS -> c.setStatus(j.shared());
+        case REASON -> c.setReason(j.shared());
+        default -> j.skipValue();
       }
-      out.add(c);
     }
-    return out;
+    return c;
   }
 
   private static NodeStatus nodeStatus(FieldCursor j) {
@@ -231,6 +212,16 @@ final class ProjectedFields {
       }
     }
     return info;
+  }
+
+  /** An array of objects, each bound by {@code element}. */
+  private static <T> List<T> list(FieldCursor j, int capacity, Function<FieldCursor, T> element) {
+    j.startArray();
+    List<T> out = new ArrayList<>(capacity);
+    while (j.element()) {
+      out.add(element.apply(j));
+    }
+    return out;
   }
 
   private static Map<String, String> strings(FieldCursor j) {

@@ -75,9 +75,9 @@ public final class CheckpointCodec {
     }
     checkVersion(data);
     try {
-      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data, 1, data.length - 1), WHAT);
       NodeCheckpoint c = checkpoint(in, data[0]);
-      if (in.hasRemaining()) {
+      if (in.remaining() > 0) {
         throw new SchemaException("checkpoint has " + in.remaining() + " bytes past its end");
       }
       return c;
@@ -102,12 +102,12 @@ public final class CheckpointCodec {
       return List.of();
     }
     try {
-      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data, 1, data.length - 1), WHAT);
       if (data[0] > UNVERSIONED_PODS) {
-        PodLayout.readVersion(in, WHAT);
+        PodLayout.readVersion(in);
       }
-      str(in);
-      instant(in);
+      in.str();
+      in.instant();
       return positions(in);
     } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
       throw new SchemaException("unreadable checkpoint: " + e);
@@ -129,64 +129,44 @@ public final class CheckpointCodec {
     }
   }
 
-  private static List<NodeCheckpoint.Position> positions(ByteBuffer in) {
-    int n = count(in);
+  private static List<NodeCheckpoint.Position> positions(VarintReader in) {
+    int n = in.count();
     List<NodeCheckpoint.Position> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String topic = str(in);
-      int partition = (int) varLong(in);
-      out.add(new NodeCheckpoint.Position(topic, partition, varLong(in)));
+      String topic = in.str();
+      int partition = (int) in.varLong();
+      out.add(new NodeCheckpoint.Position(topic, partition, in.varLong()));
     }
     return out;
   }
 
-  private static NodeCheckpoint checkpoint(ByteBuffer in, byte version) {
-    byte layout = version > UNVERSIONED_PODS ? PodLayout.readVersion(in, WHAT) : 0;
-    String node = str(in);
-    Instant at = instant(in);
+  private static NodeCheckpoint checkpoint(VarintReader in, byte version) {
+    byte layout = version > UNVERSIONED_PODS ? PodLayout.readVersion(in) : 0;
+    String node = in.str();
+    Instant at = in.instant();
     List<NodeCheckpoint.Position> cut = version == WITHOUT_CUT ? List.of() : positions(in);
     NodeSnapshot snapshot = null;
-    if (bool(in)) {
-      String name = str(in);
-      long allocatable = varLong(in);
-      String os = str(in);
-      boolean staticCpu = bool(in);
-      int labels = count(in);
+    if (in.bool()) {
+      String name = in.str();
+      long allocatable = in.varLong();
+      String os = in.str();
+      boolean staticCpu = in.bool();
+      int labels = in.count();
       Map<String, String> labelMap = new TreeMap<>();
       for (int i = 0; i < labels; i++) {
-        labelMap.put(str(in), str(in));
+        labelMap.put(in.str(), in.str());
       }
-      snapshot = new NodeSnapshot(name, allocatable, os, staticCpu, labelMap, varLong(in));
+      snapshot = new NodeSnapshot(name, allocatable, os, staticCpu, labelMap, in.varLong());
     }
-    int pods = count(in);
+    int pods = in.count();
     List<CheckpointPod> podList = new ArrayList<>(pods);
     for (int i = 0; i < pods; i++) {
-      PodSnapshot pod = version > UNVERSIONED_PODS ? PodLayout.read(in, layout, WHAT)
-          : PodLayout.readUnversioned(in, PodLayout.Unversioned.TO_GANG, WHAT);
-      Instant backoffSince = bool(in) ? instant(in) : null;
-      boolean infeasibleSeen = bool(in);
-      podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, varLong(in))));
+      PodSnapshot pod = version > UNVERSIONED_PODS ? PodLayout.read(in, layout)
+          : PodLayout.readUnversioned(in, PodLayout.Unversioned.TO_GANG);
+      Instant backoffSince = in.bool() ? in.instant() : null;
+      boolean infeasibleSeen = in.bool();
+      podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, in.varLong())));
     }
     return new NodeCheckpoint(node, at, snapshot, podList, cut);
-  }
-
-  private static String str(ByteBuffer in) {
-    return VarintReader.str(in, WHAT);
-  }
-
-  private static int count(ByteBuffer in) {
-    return VarintReader.count(in, WHAT);
-  }
-
-  private static boolean bool(ByteBuffer in) {
-    return VarintReader.bool(in);
-  }
-
-  private static Instant instant(ByteBuffer in) {
-    return VarintReader.instant(in, WHAT);
-  }
-
-  private static long varLong(ByteBuffer in) {
-    return VarintReader.varLong(in, WHAT);
   }
 }

@@ -1,6 +1,5 @@
 package dev.kubeheadroom.schemas;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,62 +58,54 @@ public final class PodLayout {
   }
 
   /**
-   * The layout version a store wrote, read and checked; {@code what} names the value in an error.
+   * The layout version a store wrote, read and checked.
    *
    * @throws SchemaException for a version this build does not read
    */
-  public static byte readVersion(ByteBuffer in, String what) {
-    byte version = in.get();
+  public static byte readVersion(VarintReader in) {
+    byte version = in.raw();
     if (version < 1 || version > VERSION) {
-      throw new SchemaException(what + " has pods in layout version " + version + ", this build reads 1 to "
+      throw new SchemaException(in.what() + " has pods in layout version " + version + ", this build reads 1 to "
           + VERSION);
     }
     return version;
   }
 
   /** A pod {@link #write} wrote in layout {@code version} ({@link #readVersion}). */
-  public static PodSnapshot read(ByteBuffer in, byte version, String what) {
-    return readUnversioned(in, Unversioned.TO_GANG, what); // layout 1 is every version yet
+  public static PodSnapshot read(VarintReader in, byte version) {
+    return readUnversioned(in, Unversioned.TO_GANG); // layout 1 is every version yet
   }
 
   /** A pod a store wrote before the layout had a version, in that store's {@code shape}. */
-  public static PodSnapshot readUnversioned(ByteBuffer in, Unversioned shape, String what) {
-    String uid = str(in, what);
-    String namespace = str(in, what);
-    String name = str(in, what);
-    String node = str(in, what);
-    String phase = str(in, what);
-    String qos = str(in, what);
-    String rv = str(in, what);
-    long generation = varLong(in, what);
-    String mode = str(in, what);
-    long maxCpu = varLong(in, what);
-    String maxCpuInvalid = str(in, what);
-    boolean vpa = VarintReader.bool(in);
-    int owners = VarintReader.count(in, what);
+  public static PodSnapshot readUnversioned(VarintReader in, Unversioned shape) {
+    String uid = in.str();
+    String namespace = in.str();
+    String name = in.str();
+    String node = in.str();
+    String phase = in.str();
+    String qos = in.str();
+    String rv = in.str();
+    long generation = in.varLong();
+    String mode = in.str();
+    long maxCpu = in.varLong();
+    String maxCpuInvalid = in.str();
+    boolean vpa = in.bool();
+    int owners = in.count();
     List<OwnerRef> ownerList = new ArrayList<>(owners);
     for (int i = 0; i < owners; i++) {
-      ownerList.add(new OwnerRef(str(in, what), str(in, what), str(in, what), VarintReader.bool(in)));
+      ownerList.add(new OwnerRef(in.str(), in.str(), in.str(), in.bool()));
     }
-    int containers = VarintReader.count(in, what);
+    int containers = in.count();
     List<ContainerSnapshot> containerList = new ArrayList<>(containers);
     for (int i = 0; i < containers; i++) {
-      containerList.add(new ContainerSnapshot(str(in, what), ContainerKind.valueOf(str(in, what)),
-          varLong(in, what), varLong(in, what), VarintReader.bool(in), VarintReader.bool(in)));
+      containerList.add(new ContainerSnapshot(in.str(), ContainerKind.valueOf(in.str()),
+          in.varLong(), in.varLong(), in.bool(), in.bool()));
     }
-    ResizeStatus resize = ResizeStatus.valueOf(str(in, what));
-    boolean podLevelResources = shape != Unversioned.BEFORE_POD_LEVEL_RESOURCES && VarintReader.bool(in);
-    long epoch = shape == Unversioned.TO_GANG ? varLong(in, what) : 0;
-    String gang = shape == Unversioned.TO_GANG ? str(in, what) : null;
+    ResizeStatus resize = ResizeStatus.valueOf(in.str());
+    boolean podLevelResources = shape != Unversioned.BEFORE_POD_LEVEL_RESOURCES && in.bool();
+    long epoch = shape == Unversioned.TO_GANG ? in.varLong() : 0;
+    String gang = shape == Unversioned.TO_GANG ? in.str() : null;
     return new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode, maxCpu,
         maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources, epoch, gang);
-  }
-
-  private static String str(ByteBuffer in, String what) {
-    return VarintReader.str(in, what);
-  }
-
-  private static long varLong(ByteBuffer in, String what) {
-    return VarintReader.varLong(in, what);
   }
 }

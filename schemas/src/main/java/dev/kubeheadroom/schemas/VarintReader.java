@@ -4,20 +4,40 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-/** Reads back what {@link VarintWriter} writes; {@code what} names the value in an error. */
+/**
+ * Reads back what {@link VarintWriter} writes, from a buffer's position on; {@code what} names the
+ * value in an error. A length or count is never more than the bytes left, so a corrupt one fails
+ * as a {@link SchemaException} (a value cut short: {@link java.nio.BufferUnderflowException}).
+ */
 public final class VarintReader {
-  private VarintReader() {}
+  private final ByteBuffer in;
+  private final String what;
 
-  public static boolean bool(ByteBuffer in) {
+  public VarintReader(ByteBuffer in, String what) {
+    this.in = in;
+    this.what = what;
+  }
+
+  /** What the value is, for an error. */
+  public String what() {
+    return what;
+  }
+
+  /** One byte as written by {@link VarintWriter#raw}. */
+  public byte raw() {
+    return in.get();
+  }
+
+  public boolean bool() {
     return in.get() != 0;
   }
 
-  public static Instant instant(ByteBuffer in, String what) {
-    long v = varLong(in, what);
-    return Instant.ofEpochSecond((v >>> 1) ^ -(v & 1), varLong(in, what));
+  public Instant instant() {
+    long v = varLong();
+    return Instant.ofEpochSecond((v >>> 1) ^ -(v & 1), varLong());
   }
 
-  public static long varLong(ByteBuffer in, String what) {
+  public long varLong() {
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       byte b = in.get();
@@ -30,8 +50,8 @@ public final class VarintReader {
   }
 
   /** A string {@link VarintWriter#str} wrote (null as written). */
-  public static String str(ByteBuffer in, String what) {
-    int len = count(in, what);
+  public String str() {
+    int len = count();
     if (len == 0) {
       return null;
     }
@@ -43,12 +63,17 @@ public final class VarintReader {
     return s;
   }
 
-  /** A length or count: never more than the bytes left, so a corrupt one fails cleanly. */
-  public static int count(ByteBuffer in, String what) {
-    long n = varLong(in, what);
+  /** A length or count. */
+  public int count() {
+    long n = varLong();
     if (n < 0 || n > in.remaining() + 1L) {
       throw new SchemaException(what + " count " + n + " exceeds the value's length");
     }
     return (int) n;
+  }
+
+  /** The bytes not read yet. */
+  public int remaining() {
+    return in.remaining();
   }
 }

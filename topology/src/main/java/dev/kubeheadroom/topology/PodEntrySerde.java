@@ -84,8 +84,8 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
       return JsonCodec.decode(data, PodEntry.class); // written before the binary format
     }
     try {
-      ByteBuffer in = ByteBuffer.wrap(data);
-      byte version = in.get();
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data), WHAT);
+      byte version = in.raw();
       if (version < VERSION_1 || version > VERSION) {
         throw new SchemaException("pod store value has format version " + version + ", this build reads "
             + VERSION + " (and JSON)");
@@ -99,49 +99,33 @@ final class PodEntrySerde implements Serde<PodEntry>, Serializer<PodEntry>, Dese
     }
   }
 
-  private static PodEntry readEntry(ByteBuffer in, byte version) {
-    PodSnapshot pod = version == VERSION ? PodLayout.read(in, PodLayout.readVersion(in, WHAT), WHAT)
+  private static PodEntry readEntry(VarintReader in, byte version) {
+    PodSnapshot pod = version == VERSION ? PodLayout.read(in, PodLayout.readVersion(in))
         : PodLayout.readUnversioned(in, version == VERSION_1
-            ? PodLayout.Unversioned.BEFORE_POD_LEVEL_RESOURCES : PodLayout.Unversioned.TO_POD_LEVEL_RESOURCES, WHAT);
+            ? PodLayout.Unversioned.BEFORE_POD_LEVEL_RESOURCES : PodLayout.Unversioned.TO_POD_LEVEL_RESOURCES);
     Pending pending = null;
-    if (bool(in)) {
-      long target = varLong(in);
-      Instant at = instant(in);
-      boolean dryRun = bool(in);
-      int n = VarintReader.count(in, WHAT);
+    if (in.bool()) {
+      long target = in.varLong();
+      Instant at = in.instant();
+      boolean dryRun = in.bool();
+      int n = in.count();
       Map<String, Long> limits = new HashMap<>();
       for (int i = 0; i < n; i++) {
-        limits.put(str(in), varLong(in));
+        limits.put(in.str(), in.varLong());
       }
       pending = new Pending(target, limits, at, dryRun);
     }
-    Instant backoffSince = bool(in) ? instant(in) : null;
-    boolean infeasibleSeen = bool(in);
-    int refusals = version >= VERSION_3 ? (int) Math.min(Integer.MAX_VALUE, varLong(in))
+    Instant backoffSince = in.bool() ? in.instant() : null;
+    boolean infeasibleSeen = in.bool();
+    int refusals = version >= VERSION_3 ? (int) Math.min(Integer.MAX_VALUE, in.varLong())
         : backoffSince == null ? 0 : 1;
     if (version == VERSION_4) {
-      pod = pod.withGang(str(in));
+      pod = pod.withGang(in.str());
     }
-    if (in.hasRemaining()) {
+    if (in.remaining() > 0) {
       throw new SchemaException("pod store value has " + in.remaining() + " bytes past its end");
     }
     return new PodEntry(pod, pending, backoffSince, infeasibleSeen, refusals);
-  }
-
-  private static String str(ByteBuffer in) {
-    return VarintReader.str(in, WHAT);
-  }
-
-  private static boolean bool(ByteBuffer in) {
-    return VarintReader.bool(in);
-  }
-
-  private static Instant instant(ByteBuffer in) {
-    return VarintReader.instant(in, WHAT);
-  }
-
-  private static long varLong(ByteBuffer in) {
-    return VarintReader.varLong(in, WHAT);
   }
 
   @Override
