@@ -277,11 +277,12 @@ final class AuditVerify {
   }
 
   /**
-   * A stored checkpoint in the current binary form, so one written as JSON or in format 2 (before
-   * the cut) is compared by content; an unreadable one as stored (it then differs).
+   * A stored checkpoint in the current binary form, so one written in an earlier format (JSON, 2
+   * before the cut, 3 before the pod layout) or pod layout is compared by content; an unreadable
+   * one as stored (it then differs).
    */
   private static byte[] canonical(byte[] value) {
-    if (value.length == 0 || value[0] == CheckpointCodec.VERSION) {
+    if (value.length == 0 || CheckpointCodec.current(value)) {
       return value;
     }
     try {

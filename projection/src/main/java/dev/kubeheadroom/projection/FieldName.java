@@ -1,12 +1,15 @@
 package dev.kubeheadroom.projection;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * The field names the lean byte binding reads ({@link ProjectedByteLine}, {@link
- * ProjectedByteFields}), all shorter than 16 bytes: a name is found from its bytes as two 8-byte
- * words and its length (which the scan for its end has just read), by one lookup in a small hash
- * table and two comparisons; every other name is {@link #OTHER}.
+ * The field names the lean bindings read ({@link ProjectedByteLine}, and {@link ProjectedFields}'
+ * table from bytes or, by {@link #named}, from Jackson's tokens), all shorter than 16 bytes: a
+ * name is found from its bytes as two 8-byte words and its length (which the scan for its end has
+ * just read), by one lookup in a small hash table and two comparisons; every other name is
+ * {@link #OTHER}.
  */
 enum FieldName {
   AT("at"), TYPE("type"), OBJECT("object"), API_VERSION("apiVersion"), KIND("kind"),
@@ -41,8 +44,10 @@ enum FieldName {
   private final long low;
   private final long high;
   private final int length;
+  private final String text;
 
   FieldName(String name) {
+    this.text = name;
     byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
     if (bytes.length >= MAX_LENGTH) {
       throw new IllegalArgumentException("a field name of " + MAX_LENGTH + " bytes or more: " + name);
@@ -54,6 +59,21 @@ enum FieldName {
     low = words[0];
     high = words[1];
     length = bytes.length;
+  }
+
+  private static final Map<String, FieldName> BY_NAME = new HashMap<>();
+
+  static {
+    for (FieldName f : values()) {
+      if (f != OTHER) {
+        BY_NAME.put(f.text, f);
+      }
+    }
+  }
+
+  /** The field named {@code name}; {@link #OTHER} for one the binding does not read. */
+  static FieldName named(String name) {
+    return BY_NAME.getOrDefault(name, OTHER);
   }
 
   /** The name of {@code length} bytes whose words are {@code low} and {@code high} (zero past its end). */

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * fabric8 {@link Pod} → {@link PodSnapshot} (docs/design/pipeline.md "Records"). Pure and allocation-light:
@@ -57,6 +58,8 @@ public final class PodProjection {
   static final String QOS_GUARANTEED = "Guaranteed";
   static final String QOS_BURSTABLE = "Burstable";
   static final String QOS_BEST_EFFORT = "BestEffort";
+  /** Stands for what the API server has not filled in at CREATE: the uid, a generated name, the node. */
+  public static final String NOT_YET = "?";
 
   private PodProjection() {}
 
@@ -73,51 +76,62 @@ public final class PodProjection {
     if (node == null) {
       return Optional.empty();
     }
-    ObjectMeta meta = pod.getMetadata();
     requireIdentity(pod);
+    ObjectMeta meta = pod.getMetadata();
+    return Optional.of(snapshot(pod, meta.getUid(), meta.getNamespace(), meta.getName(), node, vpaControlsLimits));
+  }
+
+  /**
+   * The snapshot of a pod at CREATE, which the webhook judges by the eligibility gates the
+   * topology judges the bound pod by: projected by the same rules, before the pod is bound (its
+   * node {@link #NOT_YET}) or, with {@code generateName}, named; no VPA is known to target it.
+   *
+   * @param namespace the review's namespace, which a pod's metadata may leave out
+   * @throws ProjectionException as {@link #project}
+   */
+  public static PodSnapshot atCreate(Pod pod, String namespace) {
+    ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
+    String node = nodeName(pod);
+    return snapshot(pod, orNotYet(meta.getUid()), orNotYet(namespace), orNotYet(meta.getName()),
+        node == null ? NOT_YET : node, false);
+  }
+
+  private static PodSnapshot snapshot(Pod pod, String uid, String namespace, String name, String node,
+      boolean vpaControlsLimits) {
     NullElements.refuse(pod);
+    ObjectMeta meta = pod.getMetadata();
     PodSpec spec = pod.getSpec();
     PodStatus status = pod.getStatus();
     try {
-      List<ContainerSnapshot> containers = containers(spec);
+      List<ContainerSnapshot> containers = spec == null ? List.of() : containers(spec);
       String qos = status == null ? null : status.getQosClass();
       if (qos == null || qos.isEmpty()) {
         qos = computeQosClass(pod);
       }
-      Map<String, String> labels = meta.getLabels();
-      Map<String, String> annotations = meta.getAnnotations();
-      String mode = labels == null ? null : labels.get(HeadroomKeys.MODE_LABEL);
+      Map<String, String> labels = meta == null ? null : meta.getLabels();
+      Map<String, String> annotations = meta == null ? null : meta.getAnnotations();
       String maxCpuRaw = annotations == null ? null : annotations.get(HeadroomKeys.MAX_CPU_ANNOTATION);
-      long maxCpuMilli = 0;
-      String maxCpuInvalid = null;
-      if (maxCpuRaw != null) {
-        var parsed = CpuQuantity.tryParseMilli(maxCpuRaw);
-        if (parsed.isPresent()) {
-          maxCpuMilli = parsed.getAsLong();
-        } else {
-          maxCpuInvalid = maxCpuRaw;
-        }
-      }
-      return Optional.of(new PodSnapshot(
-          meta.getUid(),
-          meta.getNamespace(),
-          meta.getName(),
-          node,
+      var parsed = maxCpuRaw == null ? OptionalLong.empty() : CpuQuantity.tryParseMilli(maxCpuRaw);
+      return new PodSnapshot(uid, namespace, name, node,
           status == null ? null : status.getPhase(),
           qos,
-          meta.getResourceVersion(),
-          meta.getGeneration() == null ? 0 : Math.max(0, meta.getGeneration()),
-          mode,
-          maxCpuMilli,
-          maxCpuInvalid,
+          meta == null ? null : meta.getResourceVersion(),
+          meta == null || meta.getGeneration() == null ? 0 : Math.max(0, meta.getGeneration()),
+          labels == null ? null : labels.get(HeadroomKeys.MODE_LABEL),
+          parsed.orElse(0),
+          parsed.isPresent() ? null : maxCpuRaw, // kept raw when it did not parse, and ignored
           vpaControlsLimits,
-          owners(meta.getOwnerReferences()),
+          owners(meta == null ? null : meta.getOwnerReferences()),
           containers,
           resizeStatus(status),
-          podLevelResources(spec)).withGang(GangKey.annotationValue(annotations)));
+          podLevelResources(spec)).withGang(GangKey.annotationValue(annotations));
     } catch (IllegalArgumentException e) {
       throw new ProjectionException(ref(pod) + ": " + e.getMessage(), e);
     }
+  }
+
+  private static String orNotYet(String s) {
+    return isBlank(s) ? NOT_YET : s;
   }
 
   /** The removal record for a deleted pod, or empty when it was never bound (nothing to remove). */

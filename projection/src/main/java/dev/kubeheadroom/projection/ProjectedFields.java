@@ -1,7 +1,7 @@
 package dev.kubeheadroom.projection;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import static dev.kubeheadroom.projection.JsonBytes.REFUSED;
+
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerResizePolicy;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,310 +15,232 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Binds a Pod or a Node from a watch line's tokens into fabric8 objects that carry only the
- * fields {@link PodProjection}, {@link NodeProjection} and {@code simulate}'s model read
+ * The one table of the fields a watch line's Pod or Node is bound with, read through a {@link
+ * FieldCursor} (from a line's bytes or from Jackson's tokens), into fabric8 objects that carry
+ * only the fields {@link PodProjection}, {@link NodeProjection} and {@code simulate}'s model read
  * (identity, labels, annotations, owners, node name, containers' names, restart policies,
  * resources and resize policies, the pod-level resources, phase, QoS class, resize conditions;
- * a node's allocatable and OS); every other field is skipped unread. For {@code simulate}: Jackson's
- * data binding into the whole fabric8 model was most of a replay's reading.
+ * a node's allocatable and OS); every other field is skipped unread. For {@code simulate}:
+ * Jackson's data binding into the whole fabric8 model was most of a replay's reading. A field
+ * read here is declared once: its name in {@link FieldName}, its line below.
  *
- * <p>Only the plain shapes the API server writes are bound here: a string where a string belongs,
- * an integer generation, a boolean {@code controller}, no nulls. Anything else throws {@link
- * Unsupported} and the caller reads the line the full way, so whatever this class binds projects
- * exactly as the full binding would (a property test holds it to that on every object of the
- * trace and the scenarios). A field this class skips is not looked at: a line whose skipped fields
- * have a shape fabric8 would refuse (a string where a list belongs, which the API server never
- * stores) is read here, where the full path counts it malformed.
+ * <p>Only the plain shapes the API server writes are bound here; anything else is refused
+ * ({@link JsonBytes#REFUSED}) and the caller reads the line the full way, so whatever this class
+ * binds projects exactly as the full binding would (a property test holds it to that on every
+ * object of the trace and the scenarios). A field this class skips is not looked at: a line whose
+ * skipped fields have a shape fabric8 would refuse (a string where a list belongs, which the API
+ * server never stores) is read here, where the full path counts it malformed.
  */
 final class ProjectedFields {
-  /** A shape this binder leaves to the full binding. Thrown often enough to skip the stack trace. */
-  static final class Unsupported extends IOException {
-    private Unsupported() {
-      super("shape left to the full binding", null);
-    }
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-      return this;
-    }
-  }
-
-  static final Unsupported UNSUPPORTED = new Unsupported();
-
   private ProjectedFields() {}
 
-  /** The pod at the parser's current field (after {@code apiVersion} and {@code kind}). */
-  static Pod pod(JsonParser p) throws IOException {
+  /** The pod at the cursor's next field (after {@code apiVersion} and {@code kind}). */
+  static Pod pod(FieldCursor j) {
     Pod pod = new Pod();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "metadata" -> pod.setMetadata(meta(p));
-        case "spec" -> pod.setSpec(podSpec(p));
-        case "status" -> pod.setStatus(podStatus(p));
-        case "apiVersion", "kind" -> throw UNSUPPORTED; // a duplicate: the full path takes the last one
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case METADATA -> pod.setMetadata(meta(j));
+        case SPEC -> pod.setSpec(podSpec(j));
+        case STATUS -> pod.setStatus(podStatus(j));
+        case API_VERSION, KIND -> throw REFUSED; // a duplicate: the full path takes the last one
+        default -> j.skipValue();
       }
     }
     return pod;
   }
 
-  /** The node at the parser's current field (after {@code apiVersion} and {@code kind}). */
-  static Node node(JsonParser p) throws IOException {
+  /** The node at the cursor's next field (after {@code apiVersion} and {@code kind}). */
+  static Node node(FieldCursor j) {
     Node node = new Node();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "metadata" -> node.setMetadata(meta(p));
-        case "status" -> node.setStatus(nodeStatus(p));
-        case "apiVersion", "kind" -> throw UNSUPPORTED;
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case METADATA -> node.setMetadata(meta(j));
+        case STATUS -> node.setStatus(nodeStatus(j));
+        case API_VERSION, KIND -> throw REFUSED;
+        default -> j.skipValue();
       }
     }
     return node;
   }
 
-  private static ObjectMeta meta(JsonParser p) throws IOException {
-    startObject(p);
+  private static ObjectMeta meta(FieldCursor j) {
+    j.startObject();
     ObjectMeta meta = new ObjectMeta();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "name" -> meta.setName(string(p));
-        case "namespace" -> meta.setNamespace(string(p));
-        case "uid" -> meta.setUid(string(p));
-        case "resourceVersion" -> meta.setResourceVersion(string(p));
-        case "generation" -> meta.setGeneration(integer(p));
-        case "labels" -> meta.setLabels(strings(p));
-        case "annotations" -> meta.setAnnotations(strings(p));
-        case "ownerReferences" -> meta.setOwnerReferences(owners(p));
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case NAME -> meta.setName(j.string());
+        case NAMESPACE -> meta.setNamespace(j.shared());
+        case UID -> meta.setUid(j.string());
+        case RESOURCE_VERSION -> meta.setResourceVersion(j.string());
+        case GENERATION -> meta.setGeneration(j.integer());
+        case LABELS -> meta.setLabels(strings(j));
+        case ANNOTATIONS -> meta.setAnnotations(strings(j));
+        case OWNER_REFERENCES -> meta.setOwnerReferences(list(j, 1, ProjectedFields::owner));
+        default -> j.skipValue();
       }
     }
     return meta;
   }
 
-  private static List<OwnerReference> owners(JsonParser p) throws IOException {
-    startArray(p);
-    List<OwnerReference> owners = new ArrayList<>(1);
-    while (element(p)) {
-      startObject(p);
-      OwnerReference ref = new OwnerReference();
-      while (field(p)) {
-        switch (p.currentName()) {
-          case "kind" -> ref.setKind(string(p));
-          case "name" -> ref.setName(string(p));
-          case "uid" -> ref.setUid(string(p));
-          case "controller" -> ref.setController(bool(p));
-          default -> p.skipChildren();
-        }
+  private static OwnerReference owner(FieldCursor j) {
+    j.startObject();
+    OwnerReference ref = new OwnerReference();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case KIND -> ref.setKind(j.shared());
+        case NAME -> ref.setName(j.string());
+        case UID -> ref.setUid(j.string());
+        case CONTROLLER -> ref.setController(j.bool());
+        default -> j.skipValue();
       }
-      owners.add(ref);
     }
-    return owners;
+    return ref;
   }
 
-  private static PodSpec podSpec(JsonParser p) throws IOException {
-    startObject(p);
+  private static PodSpec podSpec(FieldCursor j) {
+    j.startObject();
     PodSpec spec = new PodSpec();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "nodeName" -> spec.setNodeName(string(p));
-        case "containers" -> spec.setContainers(containers(p));
-        case "initContainers" -> spec.setInitContainers(containers(p));
-        case "resources" -> spec.setResources(resources(p));
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case NODE_NAME -> spec.setNodeName(j.shared());
+        case CONTAINERS -> spec.setContainers(list(j, 2, ProjectedFields::container));
+        case INIT_CONTAINERS -> spec.setInitContainers(list(j, 2, ProjectedFields::container));
+        case RESOURCES -> spec.setResources(resources(j));
+        default -> j.skipValue();
       }
     }
     return spec;
   }
 
-  private static List<Container> containers(JsonParser p) throws IOException {
-    startArray(p);
-    List<Container> containers = new ArrayList<>(2);
-    while (element(p)) {
-      startObject(p);
-      Container c = new Container();
-      while (field(p)) {
-        switch (p.currentName()) {
-          case "name" -> c.setName(string(p));
-          case "restartPolicy" -> c.setRestartPolicy(string(p));
-          case "resources" -> c.setResources(resources(p));
-          case "resizePolicy" -> c.setResizePolicy(resizePolicy(p));
-          default -> p.skipChildren();
-        }
+  private static Container container(FieldCursor j) {
+    j.startObject();
+    Container c = new Container();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case NAME -> c.setName(j.shared());
+        case RESTART_POLICY -> c.setRestartPolicy(j.shared());
+        case RESOURCES -> c.setResources(resources(j));
+        case RESIZE_POLICY -> c.setResizePolicy(list(j, 2, ProjectedFields::resizePolicy));
+        default -> j.skipValue();
       }
-      containers.add(c);
     }
-    return containers;
+    return c;
   }
 
-  private static ResourceRequirements resources(JsonParser p) throws IOException {
-    startObject(p);
+  private static ResourceRequirements resources(FieldCursor j) {
+    j.startObject();
     ResourceRequirements r = new ResourceRequirements();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "requests" -> r.setRequests(quantities(p));
-        case "limits" -> r.setLimits(quantities(p));
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case REQUESTS -> r.setRequests(quantities(j));
+        case LIMITS -> r.setLimits(quantities(j));
+        default -> j.skipValue();
       }
     }
     return r;
   }
 
-  private static List<ContainerResizePolicy> resizePolicy(JsonParser p) throws IOException {
-    startArray(p);
-    List<ContainerResizePolicy> out = new ArrayList<>(2);
-    while (element(p)) {
-      startObject(p);
-      ContainerResizePolicy policy = new ContainerResizePolicy();
-      while (field(p)) {
-        switch (p.currentName()) {
-          case "resourceName" -> policy.setResourceName(string(p));
-          case "restartPolicy" -> policy.setRestartPolicy(string(p));
-          default -> p.skipChildren();
-        }
+  private static ContainerResizePolicy resizePolicy(FieldCursor j) {
+    j.startObject();
+    ContainerResizePolicy policy = new ContainerResizePolicy();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case RESOURCE_NAME -> policy.setResourceName(j.shared());
+        case RESTART_POLICY -> policy.setRestartPolicy(j.shared());
+        default -> j.skipValue();
       }
-      out.add(policy);
     }
-    return out;
+    return policy;
   }
 
-  private static PodStatus podStatus(JsonParser p) throws IOException {
-    startObject(p);
+  private static PodStatus podStatus(FieldCursor j) {
+    j.startObject();
     PodStatus status = new PodStatus();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "phase" -> status.setPhase(string(p));
-        case "qosClass" -> status.setQosClass(string(p));
-        case "resize" -> status.setResize(string(p));
-        case "conditions" -> status.setConditions(conditions(p));
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case PHASE -> status.setPhase(j.shared());
+        case QOS_CLASS -> status.setQosClass(j.shared());
+        case RESIZE -> status.setResize(j.shared());
+        case CONDITIONS -> status.setConditions(list(j, 2, ProjectedFields::condition));
+        default -> j.skipValue();
       }
     }
     return status;
   }
 
-  private static List<PodCondition> conditions(JsonParser p) throws IOException {
-    startArray(p);
-    List<PodCondition> out = new ArrayList<>(2);
-    while (element(p)) {
-      startObject(p);
-      PodCondition c = new PodCondition();
-      while (field(p)) {
-        switch (p.currentName()) {
-          case "type" -> c.setType(string(p));
-          case "status" -> c.setStatus(string(p));
-          case "reason" -> c.setReason(string(p));
-          default -> p.skipChildren();
-        }
+  private static PodCondition condition(FieldCursor j) {
+    j.startObject();
+    PodCondition c = new PodCondition();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case TYPE -> c.setType(j.shared());
+        case STATUS -> c.setStatus(j.shared());
+        case REASON -> c.setReason(j.shared());
+        default -> j.skipValue();
       }
-      out.add(c);
     }
-    return out;
+    return c;
   }
 
-  private static NodeStatus nodeStatus(JsonParser p) throws IOException {
-    startObject(p);
+  private static NodeStatus nodeStatus(FieldCursor j) {
+    j.startObject();
     NodeStatus status = new NodeStatus();
-    while (field(p)) {
-      switch (p.currentName()) {
-        case "allocatable" -> status.setAllocatable(quantities(p));
-        case "nodeInfo" -> status.setNodeInfo(nodeInfo(p));
-        default -> p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case ALLOCATABLE -> status.setAllocatable(quantities(j));
+        case NODE_INFO -> status.setNodeInfo(nodeInfo(j));
+        default -> j.skipValue();
       }
     }
     return status;
   }
 
-  private static NodeSystemInfo nodeInfo(JsonParser p) throws IOException {
-    startObject(p);
+  private static NodeSystemInfo nodeInfo(FieldCursor j) {
+    j.startObject();
     NodeSystemInfo info = new NodeSystemInfo();
-    while (field(p)) {
-      if (p.currentName().equals("operatingSystem")) {
-        info.setOperatingSystem(string(p));
-      } else {
-        p.skipChildren();
+    while (j.field()) {
+      switch (j.fieldName()) {
+        case OPERATING_SYSTEM -> info.setOperatingSystem(j.shared());
+        default -> j.skipValue();
       }
     }
     return info;
   }
 
-  // ---- scalars and collections: the plain shapes only
-
-  /** Moves to the next field's value; false at the end of the object. */
-  private static boolean field(JsonParser p) throws IOException {
-    if (p.nextToken() != JsonToken.FIELD_NAME) {
-      return false;
+  /** An array of objects, each bound by {@code element}. */
+  private static <T> List<T> list(FieldCursor j, int capacity, Function<FieldCursor, T> element) {
+    j.startArray();
+    List<T> out = new ArrayList<>(capacity);
+    while (j.element()) {
+      out.add(element.apply(j));
     }
-    p.nextToken();
-    return true;
+    return out;
   }
 
-  /** Moves to the next element; false at the end of the array. */
-  private static boolean element(JsonParser p) throws IOException {
-    return p.nextToken() != JsonToken.END_ARRAY;
-  }
-
-  private static void startObject(JsonParser p) throws IOException {
-    if (p.currentToken() != JsonToken.START_OBJECT) {
-      throw UNSUPPORTED;
-    }
-  }
-
-  private static void startArray(JsonParser p) throws IOException {
-    if (p.currentToken() != JsonToken.START_ARRAY) {
-      throw UNSUPPORTED;
-    }
-  }
-
-  private static String string(JsonParser p) throws IOException {
-    if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw UNSUPPORTED;
-    }
-    return p.getText();
-  }
-
-  private static Long integer(JsonParser p) throws IOException {
-    if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-      throw UNSUPPORTED;
-    }
-    return p.getLongValue();
-  }
-
-  private static Boolean bool(JsonParser p) throws IOException {
-    return switch (p.currentToken()) {
-      case VALUE_TRUE -> Boolean.TRUE;
-      case VALUE_FALSE -> Boolean.FALSE;
-      default -> throw UNSUPPORTED;
-    };
-  }
-
-  private static Map<String, String> strings(JsonParser p) throws IOException {
-    startObject(p);
-    Map<String, String> out = new LinkedHashMap<>();
-    while (field(p)) {
-      String key = p.currentName();
-      out.put(key, string(p));
+  private static Map<String, String> strings(FieldCursor j) {
+    j.startObject();
+    Map<String, String> out = new LinkedHashMap<>(4); // a few labels: a table of 4, not 16
+    while (j.field()) {
+      String key = j.key();
+      out.put(key, j.shared());
     }
     return out;
   }
 
   /** A quantity map as fabric8's {@code Quantity} deserializer builds it from strings. */
-  private static Map<String, Quantity> quantities(JsonParser p) throws IOException {
-    startObject(p);
-    Map<String, Quantity> out = new LinkedHashMap<>();
-    while (field(p)) {
-      String key = p.currentName();
-      try {
-        out.put(key, new Quantity(string(p)));
-      } catch (RuntimeException e) {
-        throw UNSUPPORTED; // the full path reports it as the line's reason
-      }
+  private static Map<String, Quantity> quantities(FieldCursor j) {
+    j.startObject();
+    Map<String, Quantity> out = new LinkedHashMap<>(4);
+    while (j.field()) {
+      String key = j.key();
+      out.put(key, j.quantity());
     }
     return out;
   }

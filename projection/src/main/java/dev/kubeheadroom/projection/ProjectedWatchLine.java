@@ -12,7 +12,7 @@ import java.io.IOException;
 /**
  * One watch line read the lean way ({@link WatchLogReader#forProjection}): a Pod or Node line in
  * the plain shape the API server writes ({@code apiVersion} and {@code kind} first in the object,
- * strings where strings belong) is bound by {@link ProjectedFields}, straight from the tokens;
+ * strings where strings belong) is bound by {@link ProjectedFields}, straight from the tokens ({@link ProjectedTokenFields});
  * any other line is left to the full path (null), which then says what it says of it.
  */
 final class ProjectedWatchLine {
@@ -68,9 +68,9 @@ final class ProjectedWatchLine {
             }
             Class<? extends HasMetadata> target = WatchLogReader.targetClass(apiVersion, kind);
             if (target == Pod.class) {
-              object = ProjectedFields.pod(p);
+              object = ProjectedFields.pod(new ProjectedTokenFields(p));
             } else if (target == Node.class) {
-              object = ProjectedFields.node(p);
+              object = ProjectedFields.node(new ProjectedTokenFields(p));
             } else {
               return null;
             }
@@ -84,7 +84,7 @@ final class ProjectedWatchLine {
       HasMetadata bound = object;
       return reader.item(number, at, type, true, TextNode.valueOf(kind), TextNode.valueOf(apiVersion),
           target -> bound);
-    } catch (IOException e) {
+    } catch (IOException | JsonBytes.Refused e) {
       return null; // bad JSON, or a shape ProjectedFields leaves to the full path
     }
   }

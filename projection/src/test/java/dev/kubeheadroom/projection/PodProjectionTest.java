@@ -269,6 +269,27 @@ class PodProjectionTest {
   }
 
   @Test
+  void aPodAtCreateProjectsAsBoundWithPlaceholdersForWhatTheApiServerHasNotFilledIn() {
+    Pod bound = pod(container("app", Map.of("cpu", "500m"), Map.of()))
+        .editMetadata().addToLabels("kube-headroom.dev/mode", "unmanaged").endMetadata().build();
+    Pod atCreate = new PodBuilder(bound).editMetadata().withName(null).withGenerateName("web-")
+        .withUid(null).withNamespace(null).endMetadata().editSpec().withNodeName(null).endSpec().build();
+
+    PodSnapshot snapshot = PodProjection.atCreate(atCreate, "team-a");
+
+    assertThat(snapshot.ref()).isEqualTo("team-a/" + PodProjection.NOT_YET);
+    assertThat(snapshot.uid()).isEqualTo(PodProjection.NOT_YET);
+    assertThat(snapshot.node()).isEqualTo(PodProjection.NOT_YET);
+    assertThat(snapshot.vpaControlsLimits()).isFalse();
+    // every fact a gate reads is the bound pod's
+    PodSnapshot asBound = project(bound);
+    assertThat(snapshot.mode()).isEqualTo(asBound.mode()).isEqualTo("unmanaged");
+    assertThat(snapshot.containers()).isEqualTo(asBound.containers());
+    assertThat(snapshot.qosClass()).isEqualTo(asBound.qosClass());
+    assertThat(snapshot.podLevelResources()).isEqualTo(asBound.podLevelResources());
+  }
+
+  @Test
   void aDeletedBoundPodBecomesARemovalRecord() {
     Pod pod = pod(container("app", Map.of("cpu", "1"), Map.of())).build();
 

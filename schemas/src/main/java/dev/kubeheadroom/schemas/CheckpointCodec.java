@@ -3,7 +3,6 @@ package dev.kubeheadroom.schemas;
 import dev.kubeheadroom.schemas.NodeCheckpoint.CheckpointPod;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,27 +14,33 @@ import java.util.TreeMap;
  * dozens of pods, and decoding them is what an audit from a checkpoint spends its time on (the
  * JSON is several times larger and slower to decode). A leading version byte; a value starting
  * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read, and so is
- * format 2 (format 3 without the cut, which follows the boundary: {@link #cut} reads only that far).
- * Strings are UTF-8 with a varint length (0 = null), enums by name, maps sorted by key, so equal
+ * format 2 (format 3 without the cut, which follows the boundary: {@link #cut} reads only that far)
+ * and format 3 (pods unversioned). Pods are in {@link PodLayout}. Strings are UTF-8 with a varint
+ * length (0 = null), enums by name, maps sorted by key, so equal
  * checkpoints encode to equal bytes ({@code audit --verify} compares them byte for byte).
  */
 public final class CheckpointCodec {
-  /** The binary format (1 is the JSON; 2 had no cut). */
-  public static final byte VERSION = 3;
+  /**
+   * The binary format: 4 writes the pods in {@link PodLayout}, its version after the format's;
+   * 3 wrote them unversioned; 2 had no cut either (1 is the JSON).
+   */
+  public static final byte VERSION = 4;
+  private static final byte UNVERSIONED_PODS = 3;
   private static final byte WITHOUT_CUT = 2;
-  /** Component counts the format covers; a test fails when a record gains a field. */
+  private static final String WHAT = "checkpoint";
+  /**
+   * Component counts the format covers (a pod's are {@link PodLayout}'s); a test fails when a
+   * record gains a field.
+   */
   static final int CHECKPOINT_FIELDS = 5;
   static final int CHECKPOINT_POD_FIELDS = 4;
   static final int NODE_FIELDS = 6;
-  static final int POD_FIELDS = 18;
-  static final int CONTAINER_FIELDS = 6;
-  static final int OWNER_FIELDS = 4;
 
   private CheckpointCodec() {}
 
   public static byte[] encode(NodeCheckpoint c) {
     VarintWriter w = new VarintWriter(1024);
-    w.raw(VERSION).str(c.node()).instant(c.at());
+    w.raw(VERSION).raw(PodLayout.VERSION).str(c.node()).instant(c.at());
     w.varLong(c.cut().size());
     for (NodeCheckpoint.Position p : c.cut()) {
       w.str(p.topic()).varLong(p.partition()).varLong(p.offset());
@@ -50,7 +55,7 @@ public final class CheckpointCodec {
     }
     w.varLong(c.pods().size());
     for (CheckpointPod cp : c.pods()) {
-      pod(w, cp.pod());
+      PodLayout.write(w, cp.pod());
       w.bool(cp.backoffSince() != null);
       if (cp.backoffSince() != null) {
         w.instant(cp.backoffSince());
@@ -58,22 +63,6 @@ public final class CheckpointCodec {
       w.bool(cp.infeasibleSeen()).varLong(cp.refusals());
     }
     return w.toByteArray();
-  }
-
-  private static void pod(VarintWriter w, PodSnapshot p) {
-    w.str(p.uid()).str(p.namespace()).str(p.name()).str(p.node()).str(p.phase()).str(p.qosClass())
-        .str(p.resourceVersion()).varLong(p.generation()).str(p.mode()).varLong(p.maxCpuMilli())
-        .str(p.maxCpuInvalid()).bool(p.vpaControlsLimits());
-    w.varLong(p.owners().size());
-    for (OwnerRef o : p.owners()) {
-      w.str(o.kind()).str(o.name()).str(o.uid()).bool(o.controller());
-    }
-    w.varLong(p.containers().size());
-    for (ContainerSnapshot k : p.containers()) {
-      w.str(k.name()).str(k.kind().name()).varLong(k.cpuRequestMilli()).varLong(k.cpuLimitMilli())
-          .bool(k.memoryGuaranteed()).bool(k.cpuResizeRestarts());
-    }
-    w.str(p.resize().name()).bool(p.podLevelResources()).varLong(p.epoch()).str(p.gang());
   }
 
   /** A checkpoint in any format. */
@@ -86,9 +75,9 @@ public final class CheckpointCodec {
     }
     checkVersion(data);
     try {
-      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
-      NodeCheckpoint c = checkpoint(in, data[0] == VERSION);
-      if (in.hasRemaining()) {
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data, 1, data.length - 1), WHAT);
+      NodeCheckpoint c = checkpoint(in, data[0]);
+      if (in.remaining() > 0) {
         throw new SchemaException("checkpoint has " + in.remaining() + " bytes past its end");
       }
       return c;
@@ -109,127 +98,75 @@ public final class CheckpointCodec {
       return decode(data).cut();
     }
     checkVersion(data);
-    if (data[0] != VERSION) {
+    if (data[0] == WITHOUT_CUT) {
       return List.of();
     }
     try {
-      ByteBuffer in = ByteBuffer.wrap(data, 1, data.length - 1);
-      str(in);
-      instant(in);
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data, 1, data.length - 1), WHAT);
+      if (data[0] > UNVERSIONED_PODS) {
+        PodLayout.readVersion(in);
+      }
+      in.str();
+      in.instant();
       return positions(in);
     } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
       throw new SchemaException("unreadable checkpoint: " + e);
     }
   }
 
+  /**
+   * Whether a stored value is what {@link #encode} writes today for what it holds (format and pod
+   * layout current), so that comparing bytes compares content.
+   */
+  public static boolean current(byte[] data) {
+    return data.length > 1 && data[0] == VERSION && data[1] == PodLayout.VERSION;
+  }
+
   private static void checkVersion(byte[] data) {
-    if (data[0] != VERSION && data[0] != WITHOUT_CUT) {
+    if (data[0] < WITHOUT_CUT || data[0] > VERSION) {
       throw new SchemaException("checkpoint has format version " + data[0] + ", this build reads " + WITHOUT_CUT
           + " to " + VERSION + " (and JSON)");
     }
   }
 
-  private static List<NodeCheckpoint.Position> positions(ByteBuffer in) {
-    int n = count(in);
+  private static List<NodeCheckpoint.Position> positions(VarintReader in) {
+    int n = in.count();
     List<NodeCheckpoint.Position> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String topic = str(in);
-      int partition = (int) varLong(in);
-      out.add(new NodeCheckpoint.Position(topic, partition, varLong(in)));
+      String topic = in.str();
+      int partition = (int) in.varLong();
+      out.add(new NodeCheckpoint.Position(topic, partition, in.varLong()));
     }
     return out;
   }
 
-  private static NodeCheckpoint checkpoint(ByteBuffer in, boolean withCut) {
-    String node = str(in);
-    Instant at = instant(in);
-    List<NodeCheckpoint.Position> cut = withCut ? positions(in) : List.of();
+  private static NodeCheckpoint checkpoint(VarintReader in, byte version) {
+    byte layout = version > UNVERSIONED_PODS ? PodLayout.readVersion(in) : 0;
+    String node = in.str();
+    Instant at = in.instant();
+    List<NodeCheckpoint.Position> cut = version == WITHOUT_CUT ? List.of() : positions(in);
     NodeSnapshot snapshot = null;
-    if (bool(in)) {
-      String name = str(in);
-      long allocatable = varLong(in);
-      String os = str(in);
-      boolean staticCpu = bool(in);
-      int labels = count(in);
+    if (in.bool()) {
+      String name = in.str();
+      long allocatable = in.varLong();
+      String os = in.str();
+      boolean staticCpu = in.bool();
+      int labels = in.count();
       Map<String, String> labelMap = new TreeMap<>();
       for (int i = 0; i < labels; i++) {
-        labelMap.put(str(in), str(in));
+        labelMap.put(in.str(), in.str());
       }
-      snapshot = new NodeSnapshot(name, allocatable, os, staticCpu, labelMap, varLong(in));
+      snapshot = new NodeSnapshot(name, allocatable, os, staticCpu, labelMap, in.varLong());
     }
-    int pods = count(in);
+    int pods = in.count();
     List<CheckpointPod> podList = new ArrayList<>(pods);
     for (int i = 0; i < pods; i++) {
-      PodSnapshot pod = pod(in);
-      Instant backoffSince = bool(in) ? instant(in) : null;
-      boolean infeasibleSeen = bool(in);
-      podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, varLong(in))));
+      PodSnapshot pod = version > UNVERSIONED_PODS ? PodLayout.read(in, layout)
+          : PodLayout.readUnversioned(in, PodLayout.Unversioned.TO_GANG);
+      Instant backoffSince = in.bool() ? in.instant() : null;
+      boolean infeasibleSeen = in.bool();
+      podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, in.varLong())));
     }
     return new NodeCheckpoint(node, at, snapshot, podList, cut);
-  }
-
-  private static PodSnapshot pod(ByteBuffer in) {
-    String uid = str(in);
-    String namespace = str(in);
-    String name = str(in);
-    String node = str(in);
-    String phase = str(in);
-    String qos = str(in);
-    String rv = str(in);
-    long generation = varLong(in);
-    String mode = str(in);
-    long maxCpu = varLong(in);
-    String maxCpuInvalid = str(in);
-    boolean vpa = bool(in);
-    int owners = count(in);
-    List<OwnerRef> ownerList = new ArrayList<>(owners);
-    for (int i = 0; i < owners; i++) {
-      ownerList.add(new OwnerRef(str(in), str(in), str(in), bool(in)));
-    }
-    int containers = count(in);
-    List<ContainerSnapshot> containerList = new ArrayList<>(containers);
-    for (int i = 0; i < containers; i++) {
-      containerList.add(new ContainerSnapshot(str(in), ContainerKind.valueOf(str(in)), varLong(in),
-          varLong(in), bool(in), bool(in)));
-    }
-    ResizeStatus resize = ResizeStatus.valueOf(str(in));
-    boolean podLevelResources = bool(in);
-    long epoch = varLong(in);
-    return new PodSnapshot(uid, namespace, name, node, phase, qos, rv, generation, mode, maxCpu,
-        maxCpuInvalid, vpa, ownerList, containerList, resize, podLevelResources, epoch, str(in));
-  }
-
-  private static String str(ByteBuffer in) {
-    int len = count(in);
-    if (len == 0) {
-      return null;
-    }
-    if (len - 1 > in.remaining()) {
-      throw new SchemaException("checkpoint string runs past the value's end");
-    }
-    String s = new String(in.array(), in.position(), len - 1, StandardCharsets.UTF_8);
-    in.position(in.position() + len - 1);
-    return s;
-  }
-
-  /** A length or count: never more than the bytes left, so a corrupt one fails cleanly. */
-  private static int count(ByteBuffer in) {
-    long n = varLong(in);
-    if (n > in.remaining() + 1L) {
-      throw new SchemaException("checkpoint count " + n + " exceeds the value's length");
-    }
-    return (int) n;
-  }
-
-  private static boolean bool(ByteBuffer in) {
-    return VarintReader.bool(in);
-  }
-
-  private static Instant instant(ByteBuffer in) {
-    return VarintReader.instant(in, "checkpoint");
-  }
-
-  private static long varLong(ByteBuffer in) {
-    return VarintReader.varLong(in, "checkpoint");
   }
 }

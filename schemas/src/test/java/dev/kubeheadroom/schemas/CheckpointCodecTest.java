@@ -53,13 +53,16 @@ class CheckpointCodecTest {
 
   @Test
   void theBinaryFormatWritesExactlyItsGoldenBytesAndTheOlderGoldensStillRead() throws Exception {
-    // format 3 is on disk in every checkpoints topic: a change to it needs a new version
+    // format 4 is on disk in every checkpoints topic: a change to it needs a new version
     NodeCheckpoint c = GoldenFormatTest.checkpoint().withCut(List.of(new NodeCheckpoint.Position("headroom.pods", 3, 1_234),
         new NodeCheckpoint.Position("headroom.nodes", 3, 56)));
-    String hex = golden("v3.hex");
+    String hex = golden("v4.hex");
     assertThat(HexFormat.of().formatHex(CheckpointCodec.encode(c))).isEqualTo(hex);
     assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(hex))).isEqualTo(c);
     assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(hex))).isEqualTo(c.cut());
+    // format 3 (its pods unversioned) reads as the same checkpoint
+    assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden("v3.hex")))).isEqualTo(c);
+    assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(golden("v3.hex")))).isEqualTo(c.cut());
     // format 2 (no cut) and the JSON (format 1) read as the same booking without one
     NodeCheckpoint without = GoldenFormatTest.checkpoint();
     assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden("v2.hex")))).isEqualTo(without);
@@ -94,9 +97,9 @@ class CheckpointCodecTest {
     assertThat(NodeCheckpoint.class.getRecordComponents()).hasSize(CheckpointCodec.CHECKPOINT_FIELDS);
     assertThat(CheckpointPod.class.getRecordComponents()).hasSize(CheckpointCodec.CHECKPOINT_POD_FIELDS);
     assertThat(NodeSnapshot.class.getRecordComponents()).hasSize(CheckpointCodec.NODE_FIELDS);
-    assertThat(PodSnapshot.class.getRecordComponents()).hasSize(CheckpointCodec.POD_FIELDS);
-    assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(CheckpointCodec.CONTAINER_FIELDS);
-    assertThat(OwnerRef.class.getRecordComponents()).hasSize(CheckpointCodec.OWNER_FIELDS);
+    assertThat(PodSnapshot.class.getRecordComponents()).hasSize(PodLayout.POD_FIELDS);
+    assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(PodLayout.CONTAINER_FIELDS);
+    assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodLayout.OWNER_FIELDS);
   }
 
   @Provide

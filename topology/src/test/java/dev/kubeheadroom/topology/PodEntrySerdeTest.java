@@ -7,15 +7,21 @@ import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.OwnerRef;
+import dev.kubeheadroom.schemas.PodLayout;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.SchemaException;
 import dev.kubeheadroom.topology.booking.Pending;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import dev.kubeheadroom.topology.booking.PodFacts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -56,9 +62,9 @@ class PodEntrySerdeTest {
   @Test
   void theFormatCoversEveryComponentOfTheRecordsItWrites() {
     // A record that gains a field must gain it here too, or the store would silently drop it.
-    assertThat(PodSnapshot.class.getRecordComponents()).hasSize(PodEntrySerde.POD_FIELDS);
-    assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(PodEntrySerde.CONTAINER_FIELDS);
-    assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodEntrySerde.OWNER_FIELDS);
+    assertThat(PodSnapshot.class.getRecordComponents()).hasSize(PodLayout.POD_FIELDS);
+    assertThat(ContainerSnapshot.class.getRecordComponents()).hasSize(PodLayout.CONTAINER_FIELDS);
+    assertThat(OwnerRef.class.getRecordComponents()).hasSize(PodLayout.OWNER_FIELDS);
     assertThat(Pending.class.getRecordComponents()).hasSize(PodEntrySerde.PENDING_FIELDS);
     // PodEntry's last component, its facts, is derived from its pod when the entry is made: not written
     RecordComponent[] entry = PodEntry.class.getRecordComponents();
@@ -98,20 +104,56 @@ class PodEntrySerdeTest {
     assertThat(serde.deserialize("t", sparseV2).refusals()).isZero();
   }
 
-  /** Version 3 bytes of an entry in no gang: version 4's without the trailing null gang. */
-  private byte[] v3(PodEntry noGang) {
-    byte[] v4 = serde.serialize("t", noGang);
+  /** Version 3 bytes of full() or sparse(): version 4's without the trailing null gang. */
+  private static byte[] v3(PodEntry noGang) {
+    byte[] v4 = v4(noGang.equals(full()) ? "full" : "sparse");
     byte[] v3 = Arrays.copyOf(v4, v4.length - 1);
     v3[0] = 3;
     return v3;
   }
 
+  private static byte[] v4(String name) {
+    return golden("v4-" + name);
+  }
+
+  /** The checked-in bytes of {@code golden/pod-store/<name>.hex}. */
+  private static byte[] golden(String name) {
+    try (InputStream in = PodEntrySerdeTest.class.getResourceAsStream("/golden/pod-store/" + name + ".hex")) {
+      return HexFormat.of().parseHex(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static PodEntry gangMember() {
+    return new PodEntry(full().pod().withGang("train-ü"), full().pending(), full().backoffSince(), true, 300);
+  }
+
   @Test
   void theGangSurvivesTheRoundTripAndAVersionThreeValueReadsAsNoGang() {
-    PodEntry member = new PodEntry(full().pod().withGang("train-ü"), full().pending(),
-        full().backoffSince(), true, 300);
+    PodEntry member = gangMember();
     assertThat(serde.deserialize("t", serde.serialize("t", member))).isEqualTo(member);
     assertThat(serde.deserialize("t", v3(full()))).isEqualTo(full());
+  }
+
+  @Test
+  void theFormatWritesExactlyItsGoldenBytes() {
+    // format 5 is in every pod store's changelog: a change to it needs a new version
+    assertThat(serde.serialize("t", full())).isEqualTo(golden("v5-full"));
+    assertThat(serde.serialize("t", gangMember())).isEqualTo(golden("v5-gang"));
+  }
+
+  @Test
+  void versionFourValuesWrittenBeforeThePodLayoutStillRead() {
+    assertThat(serde.deserialize("t", v4("full"))).isEqualTo(full());
+    assertThat(serde.deserialize("t", v4("sparse"))).isEqualTo(sparse());
+    assertThat(serde.deserialize("t", v4("gang"))).isEqualTo(gangMember());
+  }
+
+  @Test
+  void aStampedPodIsStoredUnstampedAsBefore() {
+    PodEntry stamped = new PodEntry(full().pod().withEpoch(7), full().pending(), full().backoffSince(), true, 300);
+    assertThat(serde.deserialize("t", serde.serialize("t", stamped))).isEqualTo(full());
   }
 
   @Test

@@ -87,14 +87,15 @@ public final class AdmissionHandler {
       metrics.mutated();
       return response(uid, outcome.patch());
     } catch (Exception | StackOverflowError e) {
-      metrics.unchanged(AllowReason.ERROR);
+      metrics.unchanged(AllowReason.ERROR.wireName());
       LOG.warn("Admitting Pod({}) unchanged after an error (uid {}): {}", pod, uid.isEmpty() ? "?" : uid,
           e.toString());
       return response(uid, null);
     }
   }
 
-  private record Outcome(AllowReason reason, byte[] patch) {}
+  /** @param reason the wire name of why the pod is admitted unchanged (null with a patch) */
+  private record Outcome(String reason, byte[] patch) {}
 
   private Outcome decide(JsonNode request) throws Exception {
     JsonNode kind = request.path("kind");
@@ -103,10 +104,10 @@ public final class AdmissionHandler {
         && "CREATE".equals(request.path("operation").asText())
         && request.path("subResource").asText("").isEmpty();
     if (!podCreate) {
-      return new Outcome(AllowReason.NOT_POD_CREATE, null);
+      return new Outcome(AllowReason.NOT_POD_CREATE.wireName(), null);
     }
     if (!state.warm()) {
-      return new Outcome(AllowReason.WARMING_UP, null);
+      return new Outcome(AllowReason.WARMING_UP.wireName(), null);
     }
     JsonNode object = request.get("object");
     if (object == null || !object.isObject()) {

@@ -1,5 +1,6 @@
 package dev.kubeheadroom.webhook;
 
+import dev.kubeheadroom.schemas.Ineligibility;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,10 +18,23 @@ public sealed interface BirthDecision {
     }
   }
 
-  /** Admit the pod as it is, because of {@code reason}. */
-  record Unchanged(AllowReason reason) implements BirthDecision {
+  /**
+   * Admit the pod as it is, because of {@code reason}: an eligibility gate's or the webhook's own
+   * ({@link AllowReason}) wire name, the metric's {@code reason} tag.
+   */
+  record Unchanged(String reason) implements BirthDecision {
     public Unchanged {
       Objects.requireNonNull(reason, "reason");
+    }
+
+    /** A pod an eligibility gate keeps from being managed. */
+    static Unchanged because(Ineligibility gate) {
+      return new Unchanged(gate.wireName());
+    }
+
+    /** A pod the webhook leaves alone for a reason of its own. */
+    static Unchanged because(AllowReason reason) {
+      return new Unchanged(reason.wireName());
     }
   }
 

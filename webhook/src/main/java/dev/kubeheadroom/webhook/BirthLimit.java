@@ -10,10 +10,11 @@ import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.webhook.BirthDecision.SeededLimit;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerResizePolicy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -30,9 +31,11 @@ import java.util.OptionalLong;
  *
  * <p>A pod at CREATE gets a seeded CPU limit on each container that has a CPU request and no CPU
  * limit (app containers and restartable init containers, i.e. sidecars; plain init containers are
- * never touched), when all hold: webhook enabled, not dry-run, a boost above 1, the namespace known
- * and managed ({@link ClusterConfig#manages}), the pod not opted out, not Windows, no container
- * that resizes CPU with {@code RestartContainer}, no pod-level {@code spec.resources}.
+ * never touched), when all hold: webhook enabled, not dry-run, a boost above 1, the namespace known,
+ * and the pod, projected as ingest projects it ({@link PodProjection#atCreate}), passes the
+ * eligibility gates the topology judges ({@link Ineligibility#first}: a Windows pod as on a node
+ * that cannot resize, the namespace managed, not opted out, no pod-level {@code spec.resources},
+ * Burstable, a CPU request, no container that resizes CPU with {@code RestartContainer}).
  *
  * <p>Per seeded container with request {@code r}, in pipeline order:
  * <ol>
@@ -75,29 +78,19 @@ public final class BirthLimit {
     if (namespace == null) {
       return unchanged(AllowReason.NAMESPACE_UNKNOWN);
     }
-    if (!config.manages(namespace)) {
-      return unchanged(AllowReason.NAMESPACE_NOT_MANAGED);
-    }
-    Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
-    if (labels != null && HeadroomKeys.UNMANAGED.equals(labels.get(HeadroomKeys.MODE_LABEL))) {
-      return unchanged(AllowReason.POD_OPTED_OUT);
-    }
     PodSpec spec = pod.getSpec();
     if (spec == null) {
       return unchanged(AllowReason.NOTHING_TO_SEED);
     }
-    if (spec.getOs() != null && "windows".equalsIgnoreCase(spec.getOs().getName())) {
-      return unchanged(AllowReason.WINDOWS);
+    PodSnapshot atCreate = PodProjection.atCreate(pod, namespace.name());
+    Ineligibility gate = Ineligibility.first(
+        Ineligibility.ofSnapshot(atCreate, atCreate.effectiveRequestMilli()),
+        !windows(spec), // a Windows pod only runs on a node that cannot resize in place
+        config.manages(namespace));
+    if (gate != null) {
+      return BirthDecision.Unchanged.because(gate);
     }
     List<Slot> slots = slots(spec);
-    for (Slot s : slots) {
-      if (restartsOnCpuResize(s.container())) {
-        return unchanged(AllowReason.RESTART_CONTAINER);
-      }
-    }
-    if (spec.getResources() != null && !isEmpty(spec.getResources())) {
-      return unchanged(AllowReason.POD_LEVEL_RESOURCES);
-    }
 
     // Which containers get a limit, the limits the others already have, and the pod's requests.
     List<Slot> seeded = new ArrayList<>();
@@ -268,17 +261,8 @@ public final class BirthLimit {
     return out;
   }
 
-  private static boolean restartsOnCpuResize(Container c) {
-    List<ContainerResizePolicy> policies = c.getResizePolicy();
-    if (policies == null) {
-      return false;
-    }
-    for (ContainerResizePolicy p : policies) {
-      if (CPU.equals(p.getResourceName()) && "RestartContainer".equals(p.getRestartPolicy())) {
-        return true;
-      }
-    }
-    return false;
+  private static boolean windows(PodSpec spec) {
+    return spec.getOs() != null && "windows".equalsIgnoreCase(spec.getOs().getName());
   }
 
   private static Map<String, Quantity> limits(Container c) {
@@ -297,14 +281,8 @@ public final class BirthLimit {
     return requests == null ? 0 : CpuQuantity.milliOrZero(requests.get(CPU));
   }
 
-  private static boolean isEmpty(ResourceRequirements r) {
-    return (r.getLimits() == null || r.getLimits().isEmpty())
-        && (r.getRequests() == null || r.getRequests().isEmpty())
-        && (r.getClaims() == null || r.getClaims().isEmpty());
-  }
-
   private static BirthDecision unchanged(AllowReason reason) {
-    return new BirthDecision.Unchanged(reason);
+    return BirthDecision.Unchanged.because(reason);
   }
 
   /**

@@ -1,11 +1,15 @@
 package dev.kubeheadroom.webhook;
 
+import dev.kubeheadroom.schemas.Ineligibility;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -15,7 +19,8 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code headroom_webhook_requests_total{result="mutated|unchanged|error"}}: admission
  *       reviews answered (every one of them allowed);
  *   <li>{@code headroom_webhook_unchanged_total{reason}}: pods admitted without a seed, by
- *       {@link AllowReason} (errors included, as {@code reason="error"});
+ *       eligibility gate ({@link Ineligibility}, named as {@code explain} names it) or the
+ *       webhook's own {@link AllowReason} (errors included, as {@code reason="error"});
  *   <li>{@code headroom_webhook_latency_seconds}: time from request read to response written (a histogram, buckets 1 ms – 30 s);
  *   <li>{@code headroom_webhook_rejected_requests_total{status}}: HTTP requests answered with no
  *       AdmissionReview ({@code 404}, {@code 405}, {@code 413}); the API server then applies
@@ -50,7 +55,7 @@ public final class WebhookMetrics {
 
   private final MeterRegistry registry;
   private final Map<Result, Counter> requests = new EnumMap<>(Result.class);
-  private final Map<AllowReason, Counter> unchanged = new EnumMap<>(AllowReason.class);
+  private final Map<String, Counter> unchanged = new LinkedHashMap<>();
   private final Timer latency;
   private final Counter unreadable;
 
@@ -60,10 +65,19 @@ public final class WebhookMetrics {
       requests.put(r, Counter.builder(REQUESTS).description("Admission reviews answered, all allowed")
           .tag("result", r.tag()).register(registry));
     }
+    List<String> reasons = new ArrayList<>();
+    for (Ineligibility gate : Ineligibility.values()) {
+      if (gate != Ineligibility.BACKOFF) { // a booking's history: never judged at CREATE
+        reasons.add(gate.wireName());
+      }
+    }
     for (AllowReason reason : AllowReason.values()) {
+      reasons.add(reason.wireName());
+    }
+    for (String reason : reasons) {
       unchanged.put(reason, Counter.builder(UNCHANGED)
           .description("Pods admitted without a seeded CPU limit, by reason")
-          .tag("reason", reason.wireName()).register(registry));
+          .tag("reason", reason).register(registry));
     }
     // A histogram so p99 aggregates across replicas; the API server gives up after the webhook's
     // timeoutSeconds (≤ 30 s), so nothing longer is worth a bucket.
@@ -79,8 +93,9 @@ public final class WebhookMetrics {
     requests.get(Result.MUTATED).increment();
   }
 
-  void unchanged(AllowReason reason) {
-    requests.get(reason == AllowReason.ERROR ? Result.ERROR : Result.UNCHANGED).increment();
+  /** @param reason an {@link Ineligibility} gate's or an {@link AllowReason}'s wire name */
+  void unchanged(String reason) {
+    requests.get(reason.equals(AllowReason.ERROR.wireName()) ? Result.ERROR : Result.UNCHANGED).increment();
     unchanged.get(reason).increment();
   }
 
@@ -108,8 +123,13 @@ public final class WebhookMetrics {
     return requests.get(result).count();
   }
 
-  /** Count of pods admitted unchanged for this reason. */
+  /** Count of pods admitted unchanged for this reason of the webhook's own. */
   public double unchangedCount(AllowReason reason) {
-    return unchanged.get(reason).count();
+    return unchanged.get(reason.wireName()).count();
+  }
+
+  /** Count of pods admitted unchanged because of this eligibility gate. */
+  public double unchangedCount(Ineligibility gate) {
+    return unchanged.get(gate.wireName()).count();
   }
 }

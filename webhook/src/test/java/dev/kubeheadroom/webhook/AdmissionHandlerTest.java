@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ClusterState;
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.webhook.WebhookMetrics.Result;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -57,9 +58,18 @@ class AdmissionHandlerTest {
   }
 
   private void assertUnchanged(JsonNode response, AllowReason reason) {
+    assertAdmittedAsIs(response);
+    assertThat(metrics.unchangedCount(reason)).as("counted as " + reason).isEqualTo(1.0);
+  }
+
+  private void assertUnchanged(JsonNode response, Ineligibility gate) {
+    assertAdmittedAsIs(response);
+    assertThat(metrics.unchangedCount(gate)).as("counted as " + gate).isEqualTo(1.0);
+  }
+
+  private static void assertAdmittedAsIs(JsonNode response) {
     assertThat(response.path("response").has("patch")).as("has a patch").isFalse();
     assertThat(response.path("response").has("patchType")).isFalse();
-    assertThat(metrics.unchangedCount(reason)).as("counted as " + reason).isEqualTo(1.0);
   }
 
   @Test
@@ -90,18 +100,18 @@ class AdmissionHandlerTest {
 
   @Test
   void bestEffortPodIsAdmittedUnchanged() {
-    assertUnchanged(answer("pod-best-effort.json"), AllowReason.NOTHING_TO_SEED);
+    assertUnchanged(answer("pod-best-effort.json"), Ineligibility.NOT_BURSTABLE);
   }
 
   @Test
   void podLabelledUnmanagedIsAdmittedUnchanged() {
-    assertUnchanged(answer("pod-opted-out.json"), AllowReason.POD_OPTED_OUT);
+    assertUnchanged(answer("pod-opted-out.json"), Ineligibility.POD_OPTED_OUT);
   }
 
   @Test
   void namespaceWithANonKeywordModeLabelIsNotManaged() {
     assertUnchanged(answer(Fixtures.inNamespace("pod-requests-no-limits.json", "team-bogus")),
-        AllowReason.NAMESPACE_NOT_MANAGED);
+        Ineligibility.NAMESPACE_NOT_MANAGED);
   }
 
   @Test
@@ -112,7 +122,7 @@ class AdmissionHandlerTest {
 
   @Test
   void podWithARestartContainerCpuResizePolicyIsAdmittedUnchanged() {
-    assertUnchanged(answer("pod-restart-container.json"), AllowReason.RESTART_CONTAINER);
+    assertUnchanged(answer("pod-restart-container.json"), Ineligibility.RESIZE_RESTARTS_CONTAINER);
   }
 
   @Test
@@ -241,7 +251,7 @@ class AdmissionHandlerTest {
   void excludedNamespaceIsNotManagedEvenWhenLabelled() {
     state.putNamespace(new NamespaceInfo("kube-system", Map.of("kube-headroom.dev/mode", "managed"), 0));
     assertUnchanged(answer(Fixtures.inNamespace("pod-requests-no-limits.json", "kube-system")),
-        AllowReason.NAMESPACE_NOT_MANAGED);
+        Ineligibility.NAMESPACE_NOT_MANAGED);
   }
 
 }

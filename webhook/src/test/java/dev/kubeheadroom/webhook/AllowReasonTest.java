@@ -3,17 +3,29 @@ package dev.kubeheadroom.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.schemas.Ineligibility;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** The gates the webhook shares with the topology carry the topology's (explain's) names. */
+/** One set of reason names: the gates carry the topology's (explain's), the webhook's own others. */
 class AllowReasonTest {
 
   @Test
-  void sharedGatesAreNamedAsExplainNamesThem() {
-    assertThat(AllowReason.NAMESPACE_NOT_MANAGED.wireName())
-        .isEqualTo(Ineligibility.NAMESPACE_NOT_MANAGED.wireName()).isEqualTo("namespace-not-managed");
-    assertThat(AllowReason.POD_OPTED_OUT.wireName()).isEqualTo("pod-opted-out");
-    assertThat(AllowReason.POD_LEVEL_RESOURCES.wireName()).isEqualTo("pod-level-resources");
-    assertThat(AllowReason.RESTART_CONTAINER.wireName()).isEqualTo("resize-restarts-container");
+  void theWebhooksOwnReasonsAreNeverNamedAsAGate() {
+    assertThat(Arrays.stream(AllowReason.values()).map(AllowReason::wireName))
+        .doesNotContainAnyElementsOf(Arrays.stream(Ineligibility.values()).map(Ineligibility::wireName).toList());
+  }
+
+  @Test
+  void everyGateJudgedAtCreateAndEveryOwnReasonIsCountedUnderItsName() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    WebhookMetrics metrics = new WebhookMetrics(registry);
+    metrics.unchanged(Ineligibility.POD_LEVEL_RESOURCES.wireName());
+    metrics.unchanged(AllowReason.NOTHING_TO_SEED.wireName());
+    assertThat(registry.get("headroom.webhook.unchanged").tag("reason", "pod-level-resources").counter().count())
+        .isEqualTo(1.0);
+    assertThat(metrics.unchangedCount(Ineligibility.POD_LEVEL_RESOURCES)).isEqualTo(1.0);
+    assertThat(metrics.unchangedCount(AllowReason.NOTHING_TO_SEED)).isEqualTo(1.0);
+    assertThat(metrics.unchangedCount(Ineligibility.NOT_BURSTABLE)).isZero();
   }
 }

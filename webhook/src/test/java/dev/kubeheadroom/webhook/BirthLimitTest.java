@@ -5,6 +5,7 @@ import static dev.kubeheadroom.webhook.Fixtures.config;
 import static dev.kubeheadroom.webhook.Fixtures.enforcing;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeheadroom.schemas.Ineligibility;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.webhook.BirthDecision.Seed;
 import dev.kubeheadroom.webhook.BirthDecision.SeededLimit;
@@ -62,7 +63,7 @@ class BirthLimitTest {
   void multiplierThatRoundsBackToTheRequestSeedsNothing() {
     // 1000m × 1.001 = 1001m → 1000m after quantization: equal to the request, so no limit
     BirthDecision d = BirthLimit.decide(pod(Map.of(), "1", null), TEAM_A, config(true, 1.001, 10, 10));
-    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    assertThat(d).isEqualTo(BirthDecision.Unchanged.because(AllowReason.NOTHING_TO_SEED));
   }
 
   @Test
@@ -92,7 +93,7 @@ class BirthLimitTest {
   void podCapBelowTheRequestsNeverPushesALimitUnderItsRequest() {
     BirthDecision d = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "100m"), "500m", null),
         TEAM_A, enforcing());
-    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    assertThat(d).isEqualTo(BirthDecision.Unchanged.because(AllowReason.NOTHING_TO_SEED));
   }
 
   // LimitRanger (plugin/pkg/admission/limitranger/admission.go) validates the pod after mutating
@@ -124,7 +125,7 @@ class BirthLimitTest {
     // ratio would allow 1000m)
     BirthDecision d = BirthLimit.decide(pod(Map.of(), "1", "2500m", "500m", null),
         limitRanged(0, 0, 2_000), config(true, 4, 10, 10));
-    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    assertThat(d).isEqualTo(BirthDecision.Unchanged.because(AllowReason.NOTHING_TO_SEED));
     BirthDecision roomier = BirthLimit.decide(pod(Map.of(), "1", "2000m", "500m", null),
         limitRanged(0, 0, 2_000), config(true, 4, 10, 10));
     assertThat(((Seed) roomier).limits()).containsExactly(new SeededLimit("c1", false, 500, 1_000));
@@ -142,8 +143,8 @@ class BirthLimitTest {
     BirthDecision huge = BirthLimit.decide(pod(Map.of("kube-headroom.dev/max-cpu", "1e30"),
         "9000000000000000", null, "9000000000000000", null, "1e30", "1e30"), limitRanged(0, Long.MAX_VALUE, 1_500),
         enforcing());
-    // the capped 1e30 limit already uses the whole capped annotation and pod max: nothing to seed
-    assertThat(huge).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    // requests summing past the 64-bit millicore range: the topology's gate, judged at CREATE too
+    assertThat(huge).isEqualTo(BirthDecision.Unchanged.because(Ineligibility.CPU_OUT_OF_RANGE));
     BirthDecision small = BirthLimit.decide(pod(Map.of(), "500m", null, "1", "9223372036854775807m"),
         limitRanged(0, 0, 0), enforcing());
     assertThat(limit(small, 0)).isEqualTo(1_000);
@@ -151,8 +152,9 @@ class BirthLimitTest {
 
   @Test
   void zeroCpuRequestIsNotSeeded() {
+    // a zero request counts as none: BestEffort, which the topology never manages either
     BirthDecision d = BirthLimit.decide(pod(Map.of(), "0", null), TEAM_A, enforcing());
-    assertThat(d).isEqualTo(new BirthDecision.Unchanged(AllowReason.NOTHING_TO_SEED));
+    assertThat(d).isEqualTo(BirthDecision.Unchanged.because(Ineligibility.NOT_BURSTABLE));
   }
 
   @Test
@@ -167,7 +169,7 @@ class BirthLimitTest {
   void windowsPodIsAdmittedUnchanged() {
     Pod pod = new PodBuilder(pod(Map.of(), "500m", null)).editSpec().withNewOs("windows").endSpec().build();
     assertThat(BirthLimit.decide(pod, TEAM_A, enforcing()))
-        .isEqualTo(new BirthDecision.Unchanged(AllowReason.WINDOWS));
+        .isEqualTo(BirthDecision.Unchanged.because(Ineligibility.NODE_NOT_RESIZABLE));
   }
 
   @Test

@@ -30,7 +30,7 @@ public final class PodFacts {
     this.maxCpuMilli = pod.maxCpuMilli();
     this.annotatedGang = GangKey.of(pod, List.of());
     this.requestMilli = pod.effectiveRequestMilli();
-    this.snapshotGate = Eligibility.snapshotGate(pod, requestMilli);
+    this.snapshotGate = Ineligibility.ofSnapshot(pod, requestMilli);
     this.containers = inputs(pod.limitBearingContainers());
     this.currentLimitMilli = ContainerInput.podCurrentLimitMilli(containers);
     this.fixedLimitsMilli = NodeDecider.fixedLimitsMilli(pod, containers);
