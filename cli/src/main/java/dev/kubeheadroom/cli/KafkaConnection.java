@@ -1,23 +1,19 @@
 package dev.kubeheadroom.cli;
 
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.LoggerFactory;
 
 /**
  * A resolved Kafka: bootstrap servers, the client properties every client gets, and the embedded
- * broker this process runs, if any (closed last).
+ * broker this process runs, if any (closed last; see {@link LocalKafka}).
  */
-record KafkaConnection(String bootstrapServers, Map<String, String> clientProperties,
-    EmbeddedKafka embedded, java.nio.file.Path addressFile) implements AutoCloseable {
+record KafkaConnection(String bootstrapServers, Map<String, String> clientProperties, AutoCloseable embedded)
+    implements AutoCloseable {
 
   KafkaConnection {
     clientProperties = Map.copyOf(clientProperties);
-  }
-
-  KafkaConnection(String bootstrapServers, Map<String, String> clientProperties, EmbeddedKafka embedded) {
-    this(bootstrapServers, clientProperties, embedded, null);
   }
 
   /** The settings every stage's Kafka clients start from. */
@@ -40,15 +36,13 @@ record KafkaConnection(String bootstrapServers, Map<String, String> clientProper
 
   @Override
   public void close() {
-    if (embedded != null) {
-      embedded.close();
+    if (embedded == null) {
+      return;
     }
-    if (addressFile != null) {
-      try {
-        java.nio.file.Files.deleteIfExists(addressFile);
-      } catch (java.io.IOException ignored) {
-        // a stale address file only costs the next command one failed connection attempt
-      }
+    try {
+      embedded.close();
+    } catch (Exception e) {
+      LoggerFactory.getLogger(KafkaConnection.class).warn("Closing the embedded broker failed: {}", e.toString());
     }
   }
 }

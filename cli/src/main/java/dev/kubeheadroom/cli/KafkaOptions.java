@@ -1,8 +1,5 @@
 package dev.kubeheadroom.cli;
 
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaException;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -15,17 +12,29 @@ import picocli.CommandLine.Option;
 
 /**
  * How a stage reaches Kafka: an existing cluster ({@code --kafka-bootstrap-servers} plus any
- * client property, for SASL/SSL), or, when none is given, an embedded single-node broker in this
- * process with its data under {@code --data-dir} (it survives restarts).
+ * client property, for SASL/SSL), or, when none is given, the {@link LocalKafka} of the command
+ * line: in {@code ./headroom}, an embedded single-node broker in this process with its data under
+ * {@code --data-dir} (it survives restarts); in the operator image, none.
  */
 public final class KafkaOptions {
+  private final LocalKafka local;
+
+  KafkaOptions(LocalKafka local) {
+    this.local = local;
+  }
+
+  /** What picocli builds outside {@link Main#commandLine}: no local broker. */
+  KafkaOptions() {
+    this(LocalKafka.NONE);
+  }
+
   /** Environment variables with this prefix become client properties (chart: secrets as env). */
   static final String ENV_PROPERTY_PREFIX = "HEADROOM_KAFKA_";
 
   @Option(names = {"--kafka-bootstrap-servers", "--bootstrap-servers"}, paramLabel = "HOST:PORT,...",
       defaultValue = "${env:HEADROOM_KAFKA_BOOTSTRAP_SERVERS}",
-      description = "Kafka bootstrap servers; when absent an embedded broker runs in this process. "
-          + "Env: HEADROOM_KAFKA_BOOTSTRAP_SERVERS.")
+      description = "Kafka bootstrap servers; when absent ./headroom runs an embedded broker in this process "
+          + "(the operator image has none). Env: HEADROOM_KAFKA_BOOTSTRAP_SERVERS.")
   String bootstrapServers;
 
   @Option(names = "--kafka-client-properties", paramLabel = "FILE",
@@ -41,39 +50,17 @@ public final class KafkaOptions {
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       defaultValue = "${env:HEADROOM_DATA_DIR:-${sys:user.home}/.headroom}",
-      description = "Where the embedded broker and local state live (default: ~/.headroom). Env: HEADROOM_DATA_DIR.")
+      description = "Where ./headroom's embedded broker keeps its data (default: ~/.headroom). Env: HEADROOM_DATA_DIR.")
   Path dataDir;
 
-  /** Where a running embedded broker leaves its address for other headroom commands. */
-  static final String ADDRESS_FILE = "embedded-kafka.address";
-
-  /**
-   * Connects: to the given servers; else to the embedded broker another headroom process runs on
-   * this data dir (so {@code explain} works beside {@code run}); else starts an embedded broker.
-   */
+  /** Connects to the given servers, else to the command line's {@link LocalKafka}. */
   KafkaConnection connect(Map<String, String> environment) {
     Map<String, String> client = clientProperties(environment);
     if (bootstrapServers != null && !bootstrapServers.isBlank()) {
       return new KafkaConnection(bootstrapServers, client, null);
     }
-    Path address = dataDir.resolve(ADDRESS_FILE);
-    try {
-      EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir.resolve("kafka")));
-      Files.createDirectories(dataDir);
-      Files.writeString(address, broker.bootstrapServers());
-      return new KafkaConnection(broker.bootstrapServers(), client, broker, address);
-    } catch (EmbeddedKafkaException e) {
-      if (Files.isReadable(address)) {
-        try {
-          return new KafkaConnection(Files.readString(address).strip(), client, null);
-        } catch (IOException ignored) {
-          // fall through to the broker's own message
-        }
-      }
-      throw new UserError("embedded Kafka: " + e.getMessage());
-    } catch (IOException e) {
-      throw new UserError("--data-dir " + dataDir + ": " + e.getMessage());
-    }
+    LocalKafka.Broker broker = local.open(dataDir);
+    return new KafkaConnection(broker.bootstrapServers(), client, broker.startedHere());
   }
 
   Map<String, String> clientProperties(Map<String, String> environment) {

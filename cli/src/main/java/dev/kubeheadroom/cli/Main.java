@@ -37,8 +37,16 @@ public final class Main implements Runnable {
     return commandLine(System.in);
   }
 
-  /** The command line with {@code stdin} as the standard input of the subcommands that read it. */
+  /**
+   * The operator's command line with {@code stdin} as the standard input of the subcommands that
+   * read it, and no local broker (a command needs {@code --kafka-bootstrap-servers}).
+   */
   public static CommandLine commandLine(InputStream stdin) {
+    return commandLine(stdin, LocalKafka.NONE);
+  }
+
+  /** As above, a command given no {@code --kafka-bootstrap-servers} using {@code local}'s broker. */
+  public static CommandLine commandLine(InputStream stdin, LocalKafka local) {
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine.IFactory factory =
         new CommandLine.IFactory() {
@@ -49,6 +57,9 @@ public final class Main implements Runnable {
             }
             if (type == SimulateCommand.class) {
               return type.cast(new SimulateCommand(stdin));
+            }
+            if (type == KafkaOptions.class) {
+              return type.cast(new KafkaOptions(local));
             }
             return defaults.create(type);
           }

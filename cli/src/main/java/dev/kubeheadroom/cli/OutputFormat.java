@@ -17,7 +17,7 @@ public enum OutputFormat {
    * The default of {@code simulate} and {@code demo}, which the CLI contract fixes: JSON when stdout
    * is not a terminal (a pipe or a file), a table when a person is watching.
    */
-  static OutputFormat defaultFor(OutputFormat chosen) {
+  public static OutputFormat defaultFor(OutputFormat chosen) {
     if (chosen != null) {
       return chosen;
     }

@@ -15,7 +15,8 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = {"Runs all stages in one process (ingest, topology, actuator; the webhook with --webhook-cert-dir).",
-        "Without --kafka-bootstrap-servers, Kafka runs embedded with its data under --data-dir.",
+        "Without --kafka-bootstrap-servers, ./headroom runs Kafka embedded with its data under --data-dir "
+            + "(the operator image has no embedded broker).",
         "A stage that fails is restarted in-process (1 s backoff, doubling to 30 s); the sixth failure "
             + "within 10 minutes ends the process (exit 1)."})
 public final class RunCommand extends StageCommand {
@@ -37,8 +38,8 @@ public final class RunCommand extends StageCommand {
   }
 
   /**
-   * In-process restarts: this process also holds the other stages and, without
-   * {@code --kafka-bootstrap-servers}, the embedded broker; exiting for one stage would stop them
+   * In-process restarts: this process also holds the other stages and, in {@code ./headroom}
+   * without {@code --kafka-bootstrap-servers}, the embedded broker; exiting for one stage would stop them
    * all (and admission with them). A stage that keeps failing still ends the process.
    */
   @Override

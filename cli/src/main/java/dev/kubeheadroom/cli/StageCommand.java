@@ -31,8 +31,17 @@ abstract class StageCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (StageRuntime runtime = StageRuntime.start(ops)) {
-      KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
+    // Kafka first: a command given none fails in one line before it serves anything.
+    KafkaConnection connection = kafka.connect(System.getenv());
+    StageRuntime runtime;
+    try {
+      runtime = StageRuntime.start(ops);
+    } catch (RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+    try (runtime) {
+      runtime.own(connection); // closed with the runtime, before its signal handler lets the JVM exit
       Topics topics = topicOptions.prepare(connection);
       List<StageSpec> stages = stages(runtime, connection, topics);
       return runtime.run(Pipeline.start(runtime.context, restartPolicy(), stages));

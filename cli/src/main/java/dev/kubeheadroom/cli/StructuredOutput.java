@@ -14,7 +14,7 @@ import java.io.PrintWriter;
  * Writes a command's view record as {@code -o json} or {@code -o yaml}: record components in
  * declaration order, times as RFC 3339 strings, absent (null) fields left out.
  */
-final class StructuredOutput {
+public final class StructuredOutput {
   private static final ObjectMapper JSON = configure(JsonMapper.builder().build())
       .enable(SerializationFeature.INDENT_OUTPUT);
   private static final ObjectMapper YAML = configure(new ObjectMapper(new YAMLFactory()
@@ -30,7 +30,7 @@ final class StructuredOutput {
   }
 
   /** A JSON document (a contract's exact form) re-written as YAML, same fields, same order. */
-  static void yamlOfJson(String json, PrintWriter out) {
+  public static void yamlOfJson(String json, PrintWriter out) {
     try {
       out.print(YAML.writeValueAsString(JSON.readTree(json)));
     } catch (JsonProcessingException e) {

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.kubeheadroom.actuator.ActuatorSettings;
 import dev.kubeheadroom.ingest.IngestMetrics;
 import dev.kubeheadroom.ingest.IngestSettings;
-import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaCluster;
+import dev.kubeheadroom.testkit.EmbeddedKafkaCluster;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.kubedouble.KubeletDouble;
 import dev.kubeheadroom.pipeline.ActuatorSpec;

@@ -209,11 +209,6 @@ public final class Ingest implements AutoCloseable {
     return infeasible;
   }
 
-  /** The Kafka sink (tests hold and release its sends). */
-  KafkaSink sink() {
-    return sink;
-  }
-
   /** The pod publisher (for diagnostics and tests). */
   SnapshotPublisher podPublisher() {
     return loop.pods();

@@ -75,7 +75,6 @@ public final class KafkaSink implements AutoCloseable {
   private long bufferedBytes; // guarded by this: queued plus unacknowledged
   private final long bufferBytes;
   private boolean open; // guarded by this
-  private boolean held; // guarded by this; tests only: queued records wait as if Kafka were slow
   private volatile long epoch; // this leadership's, stamped on node-keyed records
   private boolean running = true; // guarded by this
   private String resyncReason; // guarded by this; non-null: a full re-publish is owed
@@ -137,15 +136,6 @@ public final class KafkaSink implements AutoCloseable {
   /** The epoch publishers stamp on node-keyed records (0 before this instance first led). */
   public long epoch() {
     return epoch;
-  }
-
-  /**
-   * A test seam: while held, queued records stay queued (as behind a slow or partitioned link);
-   * {@code false} lets them go, in order. Lets a test land an old leader's record late.
-   */
-  synchronized void hold(boolean value) {
-    held = value;
-    notifyAll();
   }
 
   /** Stops publishing: later offers are ignored. Queued records are still sent. */
@@ -224,7 +214,7 @@ public final class KafkaSink implements AutoCloseable {
         if (!running) {
           return;
         }
-        if (queue.isEmpty() || !topicsReady || held) {
+        if (queue.isEmpty() || !topicsReady) {
           long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextProbe - System.nanoTime()));
           try {
             wait(waitMillis);

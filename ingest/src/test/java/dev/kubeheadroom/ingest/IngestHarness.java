@@ -72,7 +72,12 @@ final class IngestHarness implements AutoCloseable {
    * that what a test writes afterwards arrives as a change, never also inside that re-publish.
    */
   Ingest startLeader(String identity) {
-    Ingest ingest = start(identity);
+    return startLeader(identity, UnaryOperator.identity());
+  }
+
+  /** As {@link #startLeader(String)}, with {@code tweak} applied to its settings. */
+  Ingest startLeader(String identity, UnaryOperator<IngestSettings> tweak) {
+    Ingest ingest = start(identity, tweak);
     await().atMost(TIMEOUT).until(() -> counter(ingest, IngestMetrics.RESYNCS, "reason", "leader") >= 1);
     return ingest;
   }

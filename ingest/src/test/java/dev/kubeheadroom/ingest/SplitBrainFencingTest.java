@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.replay.TopologyHarness;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Split brain (design §8.6): an old leader's queued snapshot that lands after the new leader's
  * re-publish must not stay in force. Two ingest instances against the API double and a real
- * broker; the old leader's sends are held ({@link KafkaSink#hold}) across the failover.
+ * broker; the old leader's link to Kafka stalls ({@link StalledLink}) across the failover.
  */
 @WithKafka
 class SplitBrainFencingTest {
@@ -41,6 +42,7 @@ class SplitBrainFencingTest {
 
   @AfterEach
   void stop() {
+    StalledLink.stall(false);
     harness.close();
   }
 
@@ -48,12 +50,13 @@ class SplitBrainFencingTest {
   void theOldLeadersStaleSnapshotLandingAfterTheNewLeadersRepublishDoesNotStayInForce() {
     harness.api.seedClient().nodes().resource(node("node-1", "8")).create();
     Pod web = harness.seed(pod("team-a", "web", "node-1", "100m", "1"));
-    Ingest old = harness.startLeader("ingest-a");
+    Ingest old = harness.startLeader("ingest-a", s -> s.withKafka(
+        new KafkaClientSettings(harness.bootstrapServers, StalledLink.CLIENT_PROPERTIES)));
     Ingest next = harness.start("ingest-b");
     harness.podsUntil(IngestHarness.hasSnapshotOf("web"));
 
     // the old leader sees max-cpu 2 and queues it, but its link to Kafka stalls
-    old.sink().hold(true);
+    StalledLink.stall(true);
     double before = harness.counter(old, IngestMetrics.PUBLISHED, "record", "pod");
     harness.update(web, p -> maxCpu(p, "2"));
     await().atMost(IngestHarness.TIMEOUT)
@@ -81,7 +84,7 @@ class SplitBrainFencingTest {
         .anyMatch(s -> s.maxCpuMilli() == 3000));
 
     // when: the old leader's link recovers and its queued snapshot lands last
-    old.sink().hold(false);
+    StalledLink.stall(false);
     List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(r -> {
       List<PodSnapshot> s = IngestHarness.snapshotsOf(r, "web");
       return !s.isEmpty() && s.get(s.size() - 1).maxCpuMilli() == 2000;

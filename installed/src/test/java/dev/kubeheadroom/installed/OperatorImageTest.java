@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The operator image Jib builds in module cli's package phase ({@code cli/target/headroom-image.tar},
  * OCI layout), opened as a tarball: who it runs as, what it runs, that its class path is the
- * operator jar's runtime class path with none of the test doubles or the demo, that it carries its
- * own Java runtime and C libraries, and that its entrypoint starts {@code headroom run}'s code from
- * nothing but the image's files (a chroot into the unpacked layers).
+ * operator jar's runtime class path with no class of the test doubles, the demo, the Kafka broker or
+ * Scala, that it carries its own Java runtime and C libraries, and that its entrypoint starts
+ * {@code headroom run}'s code from nothing but the image's files (a chroot into the unpacked layers).
  */
 class OperatorImageTest {
   static final Path IMAGE = PodPlanner.CLI_JAR.resolveSibling("headroom-image.tar");
@@ -84,12 +87,27 @@ class OperatorImageTest {
   }
 
   @Test
-  void noTestDoubleOrDemoShips() {
+  void noTestDoubleDemoOrBrokerShips() {
     assertThat(classPath()).noneMatch(e -> e.contains("kube-double") || e.contains("mockwebserver")
         || e.contains("kafka-streams-test-utils") || e.contains("headroom-demo")
-        || e.contains("testkit") || e.contains("slf4j-simple") || e.contains("junit"));
-    assertThat(image.files().keySet()).noneMatch(path -> path.startsWith("app/classes/dev/kubeheadroom/kubedouble/")
-        || path.startsWith("app/classes/dev/kubeheadroom/demo/"));
+        || e.contains("testkit") || e.contains("slf4j-simple") || e.contains("junit")
+        || e.contains("embedded-kafka") || e.contains("kafka_2.13") || e.contains("scala-"));
+  }
+
+  @Test
+  void noClassOfTheTestsTheDemoTheBrokerOrScalaIsOnTheClassPath() throws IOException {
+    // by class, whatever jar would bring it: every entry of every class path element in the image
+    List<String> found = new ArrayList<>();
+    int classes = 0;
+    for (String element : classPath()) {
+      List<String> entries = element.endsWith(".jar") ? jarEntries(element.substring(1))
+          : image.files().keySet().stream().filter(p -> p.startsWith(element.substring(1) + "/"))
+              .map(p -> p.substring(element.length())).toList();
+      classes += (int) entries.stream().filter(e -> e.endsWith(".class")).count();
+      entries.stream().filter(OperatorJarTest::notShipped).map(e -> element + "!" + e).forEach(found::add);
+    }
+    assertThat(found).as("classes that must not ship, in the image's class path").isEmpty();
+    assertThat(classes).as("classes scanned").isGreaterThan(10_000);
   }
 
   @Test
@@ -122,6 +140,12 @@ class OperatorImageTest {
     Run help = run(unshare, chroot, root, "run", "--help");
     assertThat(help.code()).as(help.output()).isZero();
     assertThat(help.output()).contains("Usage: headroom run").contains("Runs all stages in one process");
+
+    // no embedded broker in the image: run given no Kafka is a usage error in one line
+    Run noKafka = run(unshare, chroot, root, "run", "--kube-api-url=https://127.0.0.1:9");
+    assertThat(noKafka.code()).as(noKafka.output()).isEqualTo(2);
+    assertThat(noKafka.output().strip()).startsWith("headroom run: no Kafka: give --kafka-bootstrap-servers")
+        .contains("the operator image has no embedded broker").doesNotContain("\n");
 
     // fabric8, its Vert.x HTTP client and TLS on the image's runtime: a refused connection is
     // "unavailable" (exit 4) with a one-line message, not a missing class or library
@@ -206,6 +230,17 @@ class OperatorImageTest {
     } catch (IOException e) {
       return e.toString();
     }
+  }
+
+  /** The entries of a jar in the image. */
+  private static List<String> jarEntries(String path) throws IOException {
+    List<String> entries = new ArrayList<>();
+    try (ZipInputStream jar = new ZipInputStream(new ByteArrayInputStream(image.files().get(path)))) {
+      for (ZipEntry e = jar.getNextEntry(); e != null; e = jar.getNextEntry()) {
+        entries.add(e.getName());
+      }
+    }
+    return entries;
   }
 
   private static List<String> classPath() {

@@ -2,6 +2,7 @@ package dev.kubeheadroom.installed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import java.io.File;
 import java.io.IOException;
@@ -22,19 +23,32 @@ import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import kafka.server.KafkaRaftServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The operator jar ({@code cli/target/headroom-operator.jar} and its {@code lib/}: the class path
  * Jib puts in the image, and what the installed tier runs) carries what the stages and
- * {@code headroom run} need, and no code that only tests and the demo need.
+ * {@code headroom run} need, and no code that only tests, the demo and {@code ./headroom}'s
+ * embedded broker need.
  */
 class OperatorJarTest {
-  /** Jar entries of code that must not ship: tests and {@code ./headroom demo} only. */
-  static final List<String> TEST_ONLY = List.of(
+  /**
+   * Jar entries of code that must not ship: tests, {@code ./headroom demo} and
+   * {@code ./headroom}'s embedded broker only.
+   */
+  static final List<String> NOT_SHIPPED = List.of(
+      "dev/kubeheadroom/kafka/embedded/", // ./headroom's embedded broker
+      "kafka/server/", // the Kafka broker (kafka_2.13 and the kafka-server jars)
+      "kafka/log/",
+      "kafka/cluster/",
+      "org/apache/kafka/raft/", // the broker's KRaft quorum
+      "org/apache/kafka/metadata/", // the controller's metadata image
+      "scala/", // the broker's language runtime
       "dev/kubeheadroom/kubedouble/", // the API server and kubelet double
       "dev/kubeheadroom/demo/", // headroom demo
+      "dev/kubeheadroom/launcher/", // ./headroom's command line
       "dev/kubeheadroom/testkit/",
       "io/fabric8/mockwebserver/", // fabric8's mock web server, under the double
       "io/fabric8/kubernetes/client/server/mock/", // fabric8's Kubernetes mock server
@@ -78,27 +92,34 @@ class OperatorJarTest {
     for (Path jar : shipped) {
       List<String> entries = entries(jar);
       classes += entries.size();
-      entries.stream().filter(OperatorJarTest::testOnly).map(e -> jar.getFileName() + "!" + e).forEach(found::add);
+      entries.stream().filter(OperatorJarTest::notShipped).map(e -> jar.getFileName() + "!" + e).forEach(found::add);
     }
-    assertThat(found).as("test-only code in the operator jar's class path").isEmpty();
+    assertThat(found).as("code that must not ship, in the operator jar's class path").isEmpty();
     assertThat(classes).as("entries scanned").isGreaterThan(10_000);
     assertThat(shipped).extracting(p -> p.getFileName().toString())
         .noneMatch(n -> n.startsWith("headroom-kube-double") || n.startsWith("headroom-demo")
             || n.startsWith("kubernetes-server-mock") || n.startsWith("mockwebserver")
-            || n.startsWith("kafka-streams-test-utils"));
+            || n.startsWith("kafka-streams-test-utils") || n.startsWith("headroom-embedded-kafka")
+            || n.startsWith("kafka_2.13") || n.startsWith("kafka-server") || n.startsWith("scala-"));
   }
 
   @Test
-  void theScanFindsTheApiDoubleWhereItIs() throws IOException, URISyntaxException {
-    // the same scan over this test's own class path entry for the double must flag it
-    Path doubleJar = Path.of(ApiServerDouble.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    assertThat(entries(doubleJar)).anyMatch(OperatorJarTest::testOnly);
+  void theScanFindsTheApiDoubleAndTheBrokerWhereTheyAre() throws IOException, URISyntaxException {
+    // the same scan over this test's own class path entries for the double, the embedded broker,
+    // the Kafka broker and Scala must flag each
+    for (Class<?> type : List.of(ApiServerDouble.class, EmbeddedKafka.class, KafkaRaftServer.class, scala.Option.class)) {
+      assertThat(entries(codeSource(type))).as(type.getName()).anyMatch(OperatorJarTest::notShipped);
+    }
+  }
+
+  static Path codeSource(Class<?> type) throws URISyntaxException {
+    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   @Test
   void everyClassHeadroomCodeReferencesIsShipped() {
-    // jdeps resolves every class our jars reference (the stages, run's embedded broker, the
-    // tools) against the shipped class path; third-party jars' optional extras are not checked
+    // jdeps resolves every class our jars reference (the stages and the tools) against the
+    // shipped class path; third-party jars' optional extras are not checked
     List<String> args = new ArrayList<>(List.of("--missing-deps", "--multi-release", "17", "--class-path",
         classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
         JAR.toString()));
@@ -106,7 +127,7 @@ class OperatorJarTest {
         .forEach(args::add);
     assertThat(args).as("the stages' modules are shipped").anyMatch(a -> a.contains("headroom-ingest"))
         .anyMatch(a -> a.contains("headroom-topology")).anyMatch(a -> a.contains("headroom-actuator"))
-        .anyMatch(a -> a.contains("headroom-webhook")).anyMatch(a -> a.contains("headroom-embedded-kafka"));
+        .anyMatch(a -> a.contains("headroom-webhook")).noneMatch(a -> a.contains("headroom-embedded-kafka"));
     ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
     StringWriter out = new StringWriter();
     int exit = jdeps.run(new PrintWriter(out), new PrintWriter(out), args.toArray(String[]::new));
@@ -137,12 +158,12 @@ class OperatorJarTest {
     return new Result(p.exitValue(), output);
   }
 
-  private static boolean testOnly(String entry) {
-    return TEST_ONLY.stream().anyMatch(entry::startsWith);
+  static boolean notShipped(String entry) {
+    return NOT_SHIPPED.stream().anyMatch(entry::startsWith);
   }
 
   /** The entries of a jar, or the files under a classes directory (a reactor build's test class path). */
-  private static List<String> entries(Path jarOrDir) throws IOException {
+  static List<String> entries(Path jarOrDir) throws IOException {
     if (Files.isDirectory(jarOrDir)) {
       try (Stream<Path> files = Files.walk(jarOrDir)) {
         return files.filter(Files::isRegularFile).map(f -> jarOrDir.relativize(f).toString().replace('\\', '/'))

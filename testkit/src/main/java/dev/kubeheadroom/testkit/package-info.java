@@ -8,6 +8,7 @@
  * JVM, started lazily and closed at JVM exit; {@link dev.kubeheadroom.testkit.WithKafka} injects it
  * as a JUnit parameter. By default the broker is the in-JVM KRaft broker of {@code embedded-kafka};
  * {@code -Dheadroom.test.kafka=container} uses a Testcontainers Kafka instead (skipped, not failed,
- * where Docker is missing).
+ * where Docker is missing). {@link dev.kubeheadroom.testkit.EmbeddedKafkaCluster} is several
+ * such brokers as one replicated cluster, for tests that lose a broker.
  */
 package dev.kubeheadroom.testkit;

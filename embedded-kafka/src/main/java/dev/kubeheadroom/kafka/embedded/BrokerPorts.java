@@ -5,10 +5,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
-/** The broker and controller ports; an ephemeral pair is probed free together, then released. */
-record BrokerPorts(int broker, int controller) {
+/**
+ * The broker and controller ports; an ephemeral pair is probed free together, then released
+ * (public for testkit's several-node cluster).
+ */
+public record BrokerPorts(int broker, int controller) {
 
-  static BrokerPorts choose(int brokerPort) {
+  public static BrokerPorts choose(int brokerPort) {
     InetAddress loopback = InetAddress.getLoopbackAddress();
     try (ServerSocket controller = bind(loopback, 0)) {
       if (brokerPort != EmbeddedKafkaConfig.EPHEMERAL_PORT) {

@@ -10,8 +10,8 @@ import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** An exclusive OS-level lock on the data directory, held for the broker's life. */
-final class DataDirLock {
+/** An exclusive OS-level lock on the data directory, held for the broker's life (and a cluster node's). */
+public final class DataDirLock {
   private static final Logger LOG = LoggerFactory.getLogger(DataDirLock.class);
   private static final String LOCK_FILE = "embedded-kafka.lock";
 
@@ -25,7 +25,7 @@ final class DataDirLock {
     this.lock = lock;
   }
 
-  static DataDirLock acquire(Path dataDir) {
+  public static DataDirLock acquire(Path dataDir) {
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
@@ -57,7 +57,7 @@ final class DataDirLock {
     }
   }
 
-  void release() {
+  public void release() {
     try {
       lock.release();
     } catch (IOException e) {

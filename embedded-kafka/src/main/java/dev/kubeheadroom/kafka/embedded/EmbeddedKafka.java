@@ -241,8 +241,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  /** The broker configuration {@link #start} uses, before user overrides. */
-  static Properties brokerProperties(Path logDir, int brokerPort, int controllerPort) {
+  /** The broker configuration {@link #start} uses, before user overrides (and a cluster node's base). */
+  public static Properties brokerProperties(Path logDir, int brokerPort, int controllerPort) {
     Properties p = new Properties();
     // Combined mode, one voter, loopback only.
     p.setProperty("process.roles", "broker,controller");

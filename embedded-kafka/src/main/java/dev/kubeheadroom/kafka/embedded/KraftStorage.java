@@ -13,15 +13,18 @@ import kafka.tools.StorageTool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The KRaft log directory's identity: reading the cluster id it was formatted with, formatting it. */
-final class KraftStorage {
+/**
+ * The KRaft log directory's identity: reading the cluster id it was formatted with, formatting it
+ * (for the broker here and testkit's cluster nodes).
+ */
+public final class KraftStorage {
   private static final Logger LOG = LoggerFactory.getLogger(KraftStorage.class);
   private static final String META_PROPERTIES = "meta.properties";
 
   private KraftStorage() {}
 
   /** The cluster id {@code logDir} was formatted with; null if it never was. */
-  static String clusterId(Path logDir) {
+  public static String clusterId(Path logDir) {
     Path meta = logDir.resolve(META_PROPERTIES);
     if (!Files.exists(meta)) {
       return null;
@@ -41,7 +44,7 @@ final class KraftStorage {
   }
 
   /** Formats {@code dataDir} for {@code clusterId} with the broker configuration {@code props}. */
-  static void format(Path dataDir, String clusterId, Properties props) {
+  public static void format(Path dataDir, String clusterId, Properties props) {
     Path propsFile = dataDir.resolve("format.properties");
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try {

@@ -1,7 +1,7 @@
 /**
- * An in-JVM, single-node Kafka broker (KRaft, combined broker and controller) for {@code headroom
- * run}, {@code headroom demo} and tests, and {@link dev.kubeheadroom.kafka.embedded.EmbeddedKafkaCluster},
- * several such nodes as one replicated cluster for tests that lose a broker.
+ * An in-JVM, single-node Kafka broker (KRaft, combined broker and controller) for {@code ./headroom
+ * run}, {@code headroom demo} and tests (not in the operator image); its building blocks are public
+ * for testkit's {@code EmbeddedKafkaCluster}, several such nodes as one replicated cluster.
  *
  * <p>{@link dev.kubeheadroom.kafka.embedded.EmbeddedKafka} owns the broker's lifecycle and its data
  * directory; {@code dev.kubeheadroom.schemas.TopicReadiness} creates topics against any broker and

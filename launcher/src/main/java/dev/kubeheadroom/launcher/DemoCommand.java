@@ -1,5 +1,8 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
+import dev.kubeheadroom.cli.OutputFormat;
+import dev.kubeheadroom.cli.StructuredOutput;
+import dev.kubeheadroom.cli.UserError;
 import dev.kubeheadroom.demo.DemoRun;
 import dev.kubeheadroom.demo.LimitChange;
 import dev.kubeheadroom.projection.Malformed;

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,13 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
+import dev.kubeheadroom.cli.Main;
 import java.io.InputStream;
 import picocli.CommandLine;
 
 /**
- * What {@code ./headroom} runs: the operator's command line ({@link Main}) plus {@code demo}, whose
- * API server double and demo pipeline the operator image does not carry.
+ * What {@code ./headroom} runs: the operator's command line ({@link Main}) with an embedded broker
+ * for commands given no Kafka ({@link EmbeddedBroker}), plus {@code demo}: the broker, the API
+ * server double and the demo pipeline, none of which the operator image carries.
  */
 public final class Launcher {
   private Launcher() {}
@@ -21,6 +23,6 @@ public final class Launcher {
 
   /** The full command line with {@code stdin} as the standard input of the subcommands that read it. */
   public static CommandLine commandLine(InputStream stdin) {
-    return Main.commandLine(stdin).addSubcommand(new DemoCommand());
+    return Main.commandLine(stdin, new EmbeddedBroker()).addSubcommand(new DemoCommand());
   }
 }

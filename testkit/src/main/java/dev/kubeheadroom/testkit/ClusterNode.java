@@ -1,5 +1,8 @@
-package dev.kubeheadroom.kafka.embedded;
+package dev.kubeheadroom.testkit;
 
+import dev.kubeheadroom.kafka.embedded.DataDirLock;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaException;
+import dev.kubeheadroom.kafka.embedded.KraftStorage;
 import java.nio.file.Path;
 import java.util.Properties;
 import kafka.server.KafkaConfig;

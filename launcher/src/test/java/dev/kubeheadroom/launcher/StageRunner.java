@@ -1,10 +1,10 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
-import static dev.kubeheadroom.cli.DocScanner.subcommand;
+import static dev.kubeheadroom.launcher.DocScanner.subcommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.kubeheadroom.cli.DocScanner.DocCommand;
+import dev.kubeheadroom.launcher.DocScanner.DocCommand;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -63,8 +63,11 @@ final class StageRunner {
     assertThat(stage.isAlive()).as("%s still running after stop", c.text()).isFalse();
   }
 
+  /** The operator's stage runtime (package-private in module cli), by name. */
+  private static final String STAGE_RUNTIME = "dev.kubeheadroom.cli.StageRuntime";
+
   private static boolean waitingForStop(Thread stage) {
-    return Stream.of(stage.getStackTrace()).anyMatch(f -> f.getClassName().equals(StageRuntime.class.getName())
+    return Stream.of(stage.getStackTrace()).anyMatch(f -> f.getClassName().equals(STAGE_RUNTIME)
         && f.getMethodName().equals("runUntilStopped"));
   }
 

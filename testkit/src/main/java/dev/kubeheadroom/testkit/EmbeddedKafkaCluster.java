@@ -1,6 +1,10 @@
-package dev.kubeheadroom.kafka.embedded;
+package dev.kubeheadroom.testkit;
 
 import dev.kubeheadroom.schemas.TopicReadiness;
+import dev.kubeheadroom.kafka.embedded.BrokerPorts;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

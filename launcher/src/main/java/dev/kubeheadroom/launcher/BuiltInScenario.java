@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.scenarios.Scenario;

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
 import dev.kubeheadroom.testkit.TestKafka;
 import java.io.IOException;

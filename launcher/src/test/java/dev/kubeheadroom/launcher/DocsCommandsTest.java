@@ -1,12 +1,12 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
-import static dev.kubeheadroom.cli.DocScanner.normalize;
-import static dev.kubeheadroom.cli.DocScanner.subcommand;
+import static dev.kubeheadroom.launcher.DocScanner.normalize;
+import static dev.kubeheadroom.launcher.DocScanner.subcommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.kubeheadroom.cli.DocScanner.DocCommand;
-import dev.kubeheadroom.cli.DocScanner.Expected;
+import dev.kubeheadroom.launcher.DocScanner.DocCommand;
+import dev.kubeheadroom.launcher.DocScanner.Expected;
 import dev.kubeheadroom.kubedouble.ApiServerDouble;
 import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.WithKafka;

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.kafka.embedded;
+package dev.kubeheadroom.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.launcher;
 
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
