@@ -50,7 +50,7 @@ import java.util.function.Function;
  * columns, policy records made only where a verdict applies, namespaces judged once, gangs), not
  * the product's rules: every gate is judged per pod per decision from the snapshot, a view and a
  * {@link PodInput} per pod, the record entry point of the policy, a map of views. The snapshot's
- * own gates are {@link Eligibility#snapshotGate}'s, asked afresh (not the facts' copy), so a new
+ * own gates are {@link Ineligibility#ofSnapshot}'s, asked afresh (not the facts' copy), so a new
  * gate is added to the product alone; only the order of the node's and namespace's gates among
  * them is stated here. Not used by the product.
  */
@@ -201,7 +201,7 @@ final class PlainNodeDecider {
     if (!config.manages(namespace)) {
       return Ineligibility.NAMESPACE_NOT_MANAGED;
     }
-    Ineligibility bySnapshot = Eligibility.snapshotGate(pod, pod.effectiveRequestMilli());
+    Ineligibility bySnapshot = Ineligibility.ofSnapshot(pod, pod.effectiveRequestMilli());
     if (bySnapshot != null) {
       return bySnapshot;
     }
