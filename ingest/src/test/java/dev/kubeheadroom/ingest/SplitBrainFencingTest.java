@@ -50,7 +50,7 @@ class SplitBrainFencingTest {
   void theOldLeadersStaleSnapshotLandingAfterTheNewLeadersRepublishDoesNotStayInForce() {
     harness.api.seedClient().nodes().resource(node("node-1", "8")).create();
     Pod web = harness.seed(pod("team-a", "web", "node-1", "100m", "1"));
-    Ingest old = harness.startLeader("ingest-a", s -> s.withKafka(
+    Ingest old = harness.startLeader("ingest-a", s -> s.with(b -> b.kafka =
         new KafkaClientSettings(harness.bootstrapServers, StalledLink.CLIENT_PROPERTIES)));
     Ingest next = harness.start("ingest-b");
     harness.podsUntil(IngestHarness.hasSnapshotOf("web"));
