@@ -48,6 +48,11 @@ final class Cluster implements AutoCloseable {
     return new Cluster(RealBackend.shared());
   }
 
+  /** The real node's cluster: its kube-apiserver and real kubelet ({@code tools/real-node/start}). */
+  static Cluster realNode(dev.kubeheadroom.kubereal.RealNode node) {
+    return new Cluster(new RealNodeBackend(node));
+  }
+
   /** A real kube-apiserver of its own (a second cluster), stopped on {@link #close}. */
   static Cluster realOwn() {
     return new Cluster(RealBackend.fresh());

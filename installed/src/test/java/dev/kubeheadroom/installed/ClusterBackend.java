@@ -7,10 +7,11 @@ import java.util.List;
 
 /**
  * What the installed tier needs of the API server it installs the chart into: the API double
- * ({@link DoubleBackend}, which also takes faults) or a real kube-apiserver ({@link RealBackend}).
+ * ({@link DoubleBackend}, which also takes faults), a real kube-apiserver ({@link RealBackend}), or
+ * the real node's cluster, kubelet included ({@link RealNodeBackend}).
  * One tier, two servers: {@link Cluster} and {@link Installation} go through this alone.
  */
-sealed interface ClusterBackend extends AutoCloseable permits DoubleBackend, RealBackend {
+sealed interface ClusterBackend extends AutoCloseable permits DoubleBackend, RealBackend, RealNodeBackend {
 
   /** A cluster-admin client; shared, do not close. */
   KubernetesClient admin();

@@ -21,8 +21,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * committed (or, asked for, every one it wrote).
  */
 final class DecisionLog {
-  /** One pod's change within a node decision, in topic order per node (partition, offset). */
-  record Change(int partition, long offset, Instant at, boolean dryRun, String pod, String uid, long targetMilli) {
+  /**
+   * One pod's change within a node decision, in topic order per node (partition, offset); {@code at}
+   * is the decision's own time (its input's), {@code written} when the topology wrote the record
+   * (the record's timestamp, the producer's clock).
+   */
+  record Change(int partition, long offset, Instant at, boolean dryRun, String pod, String uid, long targetMilli,
+      Instant written) {
     /** Whether it was decided after {@code ends} (the end offset of each partition then). */
     boolean after(Map<Integer, Long> ends) {
       return offset >= ends.getOrDefault(partition, 0L);
@@ -65,7 +70,8 @@ final class DecisionLog {
           }
           NodeDecision d = HeadroomSerdes.decisions().deserialize(topic, r.value());
           for (PodChange c : d.changes()) {
-            out.add(new Change(r.partition(), r.offset(), d.at(), d.dryRun(), c.namespace() + "/" + c.name(), c.uid(), c.targetMilli()));
+            out.add(new Change(r.partition(), r.offset(), d.at(), d.dryRun(), c.namespace() + "/" + c.name(), c.uid(), c.targetMilli(),
+                Instant.ofEpochMilli(r.timestamp())));
           }
         }
       }

@@ -106,7 +106,15 @@ final class RealBackend implements ClusterBackend {
 
   @Override
   public void routeWebhook(String configuration, ServiceReference service, int target) {
-    var configs = admin().admissionRegistration().v1().mutatingWebhookConfigurations();
+    routeToLoopback(admin(), configuration, service, target);
+  }
+
+  /**
+   * Rewrites the webhooks of {@code configuration} that call {@code service} to call the same path
+   * at loopback port {@code target}, for a server with no route to a Service (see the class comment).
+   */
+  static void routeToLoopback(KubernetesClient admin, String configuration, ServiceReference service, int target) {
+    var configs = admin.admissionRegistration().v1().mutatingWebhookConfigurations();
     MutatingWebhookConfiguration live = Objects.requireNonNull(configs.withName(configuration).get(),
         () -> "no MutatingWebhookConfiguration " + configuration);
     for (MutatingWebhook webhook : live.getWebhooks()) {

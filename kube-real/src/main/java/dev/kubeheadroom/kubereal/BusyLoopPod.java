@@ -14,13 +14,20 @@ public final class BusyLoopPod {
    * (no controller-manager publishes the root CA a projected token volume needs), and never pulled.
    */
   public static Pod of(String namespace, String name, String cpuRequest, String cpuLimit) {
+    Pod pod = requesting(namespace, name, cpuRequest);
+    pod.getSpec().getContainers().get(0).getResources().getLimits().put("cpu", new Quantity(cpuLimit));
+    return pod;
+  }
+
+  /** As {@link #of} with no limit: what a managed pod is created as, before the webhook's birth limit. */
+  public static Pod requesting(String namespace, String name, String cpuRequest) {
     return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
         .withNewSpec().withNodeName(RealNode.NODE).withHostNetwork(true)
         .withAutomountServiceAccountToken(false).withTerminationGracePeriodSeconds(1L)
         .addNewContainer().withName("loop").withImage(RealNode.BUSY_LOOP_IMAGE)
         .withImagePullPolicy("Never")
-        .withNewResources().addToRequests("cpu", new Quantity(cpuRequest))
-        .addToLimits("cpu", new Quantity(cpuLimit)).endResources()
+        .withNewResources().addToRequests("cpu", new Quantity(cpuRequest)).withLimits(new java.util.HashMap<>())
+        .endResources()
         .endContainer().endSpec().build();
   }
 

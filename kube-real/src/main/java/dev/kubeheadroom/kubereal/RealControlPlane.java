@@ -2,9 +2,6 @@ package dev.kubeheadroom.kubereal;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,11 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +43,7 @@ public final class RealControlPlane implements AutoCloseable {
   private final Config adminConfig;
   private final KubernetesClient admin;
   private final Path auditLog;
-  private final Map<String, String> tokens = new ConcurrentHashMap<>();
+  private final ServiceAccountTokens tokens;
   private final EtcdCompactor etcd;
 
   private RealControlPlane(ControlPlaneBinaries binaries, KubeAPIServer server, Path auditLog) {
@@ -59,6 +53,7 @@ public final class RealControlPlane implements AutoCloseable {
     this.etcd = EtcdCompactor.find(binaries);
     this.adminConfig = Config.fromKubeconfig(server.getKubeConfigYaml());
     this.admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
+    this.tokens = new ServiceAccountTokens(admin, url(), caCertData());
   }
 
   /** Starts a fresh control plane (empty etcd); the caller closes it. */
@@ -140,17 +135,7 @@ public final class RealControlPlane implements AutoCloseable {
    * API (creating the ServiceAccount when it is missing); one per account, valid for an hour.
    */
   public String serviceAccountToken(String namespace, String name) {
-    return tokens.computeIfAbsent(namespace + "/" + name, key -> {
-      if (admin.serviceAccounts().inNamespace(namespace).withName(name).get() == null) {
-        admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
-            .withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build())
-            .create();
-      }
-      TokenRequest issued = admin.serviceAccounts().inNamespace(namespace).withName(name)
-          .tokenRequest(new TokenRequestBuilder().withNewSpec()
-              .withExpirationSeconds(Duration.ofHours(1).toSeconds()).endSpec().build());
-      return issued.getStatus().getToken();
-    });
+    return tokens.token(namespace, name);
   }
 
   /** A client configuration that authenticates as ServiceAccount {@code namespace/name}. */
@@ -170,30 +155,7 @@ public final class RealControlPlane implements AutoCloseable {
 
   /** Writes a kubeconfig file that authenticates as ServiceAccount {@code namespace/name}. */
   public Path writeKubeconfig(String namespace, String name, Path file) {
-    String yaml = """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: real
-          cluster:
-            server: %s
-            certificate-authority-data: %s
-        users:
-        - name: %s
-          user:
-            token: %s
-        contexts:
-        - name: real
-          context: {cluster: real, user: %s, namespace: %s}
-        current-context: real
-        """.formatted(url(), caCertData(), name,
-        serviceAccountToken(namespace, name), name, namespace);
-    try {
-      Files.writeString(file, yaml);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return file;
+    return tokens.writeKubeconfig(namespace, name, file);
   }
 
   /** The server's CA, base64 PEM (kube-api-test's kubeconfig names a file, or inlines it). */

@@ -8,9 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A one-node cluster on this machine with a real kubelet, containerd and runc, as
@@ -37,13 +37,13 @@ public record RealNode(Path kubeconfig, Path scripts) implements AutoCloseable {
   /**
    * Starts the node (or finds it running) and waits until it is Ready; skips the calling test with
    * the script's one line where this machine cannot run it (not root, no cgroup cpu controller,
-   * containerd or runc missing).
+   * containerd or runc missing); on CI ({@code CI=true}) fails with it instead.
    */
   public static RealNode start() {
     Path scripts = findScripts();
     Output out = run(scripts.resolve("start"));
     if (out.exit() == CANNOT_RUN_HERE) {
-      Assumptions.abort(out.lastLine());
+      ControlPlaneBinaries.skipOrFailOnCi(out.lastLine());
     }
     if (out.exit() != 0) {
       throw new IllegalStateException("tools/real-node/start failed (exit " + out.exit() + "):\n"
@@ -77,6 +77,48 @@ public record RealNode(Path kubeconfig, Path scripts) implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The node's directory ({@code $HEADROOM_REAL_NODE_DIR}): the kubeconfig's. */
+  private Path dir() {
+    return kubeconfig.getParent();
+  }
+
+  /**
+   * The API server's audit log (level Metadata, JSON, one event per line): every request it
+   * answered, who made it and what it answered.
+   */
+  public Path auditLog() {
+    return dir().resolve("logs/audit.log");
+  }
+
+  /** ServiceAccount tokens and kubeconfigs from the node's API server, {@code admin} creating them. */
+  public ServiceAccountTokens serviceAccounts(KubernetesClient admin) {
+    try {
+      return new ServiceAccountTokens(admin, admin.getMasterUrl().toString().replaceAll("/$", ""),
+          Base64.getEncoder().encodeToString(Files.readAllBytes(dir().resolve("pki/ca.crt"))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A Prometheus scrape job (an item of {@code scrape_configs}, indented two spaces) for the
+   * kubelet's {@code /metrics/cadvisor}, as a cluster's Prometheus scrapes its kubelets: over the
+   * kubelet's TLS port, as a client the kubelet authorizes through the API server (here the
+   * admin's certificate; in a cluster, Prometheus' ServiceAccount token with {@code nodes/metrics}).
+   * The kubelet's read-only port stays off (its config): it would serve the same data to anyone.
+   */
+  public String cadvisorScrapeJob() {
+    Path pki = dir().resolve("pki");
+    return """
+          - job_name: kubelet-cadvisor
+            scheme: https
+            metrics_path: /metrics/cadvisor
+            # the kubelet's serving certificate is self-signed
+            tls_config: {insecure_skip_verify: true, cert_file: %s, key_file: %s}
+            static_configs: [{targets: ['127.0.0.1:%d']}]
+        """.formatted(pki.resolve("admin.crt"), pki.resolve("admin.key"), KUBELET_PORT);
   }
 
   /** Stops everything the start script started; the logs stay in the node's directory. */

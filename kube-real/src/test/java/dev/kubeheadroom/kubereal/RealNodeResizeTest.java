@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
+import dev.kubeheadroom.testkit.PrometheusServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -123,7 +124,7 @@ class RealNodeResizeTest {
 
   @Test
   void prometheusScrapesTheThrottlingTheCgroupCounts(@TempDir Path work) throws Exception {
-    try (PrometheusProcess prometheus = PrometheusProcess.start(node, work)) {
+    try (PrometheusServer prometheus = PrometheusServer.start(work, Duration.ofSeconds(2), node.cadvisorScrapeJob())) {
       client.resource(BusyLoopPod.of(NS, "prom", "200m", "400m")).create();
       Pod running = awaitPod("prom", p -> status(p) != null && status(p).getState().getRunning() != null);
       String id = BusyLoopPod.containerId(running);
@@ -134,9 +135,9 @@ class RealNodeResizeTest {
 
       // A sample cAdvisor took after `before`, scraped: it lies between `before` and a read after.
       long periods = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-          .until(() -> prometheus.query("container_cpu_cfs_periods_total" + series).orElse(-1),
+          .until(() -> (long) prometheus.query("container_cpu_cfs_periods_total" + series).orElse(-1),
               v -> v > before.periods());
-      long throttled = prometheus.query("container_cpu_cfs_throttled_periods_total" + series).orElseThrow();
+      long throttled = (long) prometheus.query("container_cpu_cfs_throttled_periods_total" + series).orElseThrow();
       CpuCgroup.Stat after = cgroup.stat();
       System.out.println("MEASURED real node: Prometheus periods " + periods + ", throttled " + throttled
           + "; the cgroup's before " + before + ", after " + after);

@@ -54,6 +54,19 @@ public final class PrometheusServer implements AutoCloseable {
    */
   public static PrometheusServer start(Path dir, String target, Duration scrapeInterval)
       throws IOException, InterruptedException {
+    return start(dir, scrapeInterval, """
+          - job_name: fixture
+            static_configs:
+              - targets: ['%s']
+        """.formatted(target));
+  }
+
+  /**
+   * As above with {@code scrapeConfigs} (the YAML list under {@code scrape_configs:}, its items
+   * indented by two spaces) as the jobs: e.g. a kubelet's {@code /metrics/cadvisor} over TLS.
+   */
+  public static PrometheusServer start(Path dir, Duration scrapeInterval, String scrapeConfigs)
+      throws IOException, InterruptedException {
     Path binary = require();
     String interval = scrapeInterval.toMillis() + "ms";
     Path config = dir.resolve("prometheus.yml");
@@ -62,10 +75,7 @@ public final class PrometheusServer implements AutoCloseable {
           scrape_interval: %s
           scrape_timeout: %s
         scrape_configs:
-          - job_name: fixture
-            static_configs:
-              - targets: ['%s']
-        """.formatted(interval, interval, target));
+        """.formatted(interval, interval) + scrapeConfigs);
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) { // another process may take the free port first
       int port = freePort();
@@ -125,6 +135,27 @@ public final class PrometheusServer implements AutoCloseable {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
+  }
+
+  /**
+   * The value of an instant query that yields one series, if it does (empty before the first
+   * scrape, or when the query matches no series or several).
+   */
+  public java.util.OptionalDouble query(String promql) throws IOException, InterruptedException {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url
+        + "/api/v1/query?query=" + java.net.URLEncoder.encode(promql, StandardCharsets.UTF_8))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IOException("prometheus answered " + r.statusCode() + " to " + promql + ": " + r.body());
+    }
+    // {"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[t,"v"]}]}}
+    java.util.regex.Matcher values = java.util.regex.Pattern.compile("\"value\":\\[[^,]+,\"([^\"]+)\"\\]")
+        .matcher(r.body());
+    if (!values.find()) {
+      return java.util.OptionalDouble.empty();
+    }
+    double value = Double.parseDouble(values.group(1));
+    return values.find() ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(value);
   }
 
   @Override
