@@ -44,7 +44,10 @@ import org.junit.jupiter.api.Test;
  * decision are the committed state, a second context holding them is the revived task, and
  * {@code init} is called on the same instance again. The node's inputs were committed before the
  * decision, so nothing read again makes it dirty: it must be decided again within one debounce
- * period because the revived processor re-evaluates every node, as after a restart.
+ * period because the revived processor re-evaluates every node, as after a restart. The same is
+ * played on a {@link CheckpointProcessor}: a checkpoint of the aborted transaction is written
+ * again. And a decision whose send fails with an exception Streams leaves to the processing
+ * handler is not remembered as sent, and its node is due again.
  */
 class TaskReviveTest {
   private static final Instant T0 = TopologyHarness.T0;
