@@ -43,10 +43,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Only a task with nothing stored (its first record ever) sets the boundary without writing.
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
+  /** The last boundary's key in the cut store; a partition's key has a ':', no topic name does. */
+  private static final String BOUNDARY = "boundary";
   private final long intervalMs;
   private final TopologyListener listener;
-  /** The last boundary's key in the cut store; a partition's key has a ':', no topic name does. */
-  static final String BOUNDARY = "boundary";
   private ProcessorContext<String, NodeCheckpoint> context;
   private KeyValueStore<String, NodeSnapshot> nodes;
   private KeyValueStore<String, PodEntry> pods;
