@@ -226,16 +226,26 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     NodeBooking booking = bookings.load(node);
     NodeDecider.Decided decided = NodeDecider.decide(booking, config, namespaces::get, gangs.ceilings(node), now);
     Step step = decided.step();
-    // Split before saving: a decision that cannot be sent must not be remembered as sent.
+    // Sent before saved: a decision that cannot be sent must not be remembered as sent.
     List<NodeDecision> records = step.decision()
         .map(d -> DecisionParts.split(d, settings.maxRecordBytes())).orElse(List.of());
+    try {
+      for (NodeDecision record : records) { // one, or the parts in order (DecisionParts)
+        context.forward(new Record<>(node, record, wallClockMs), HeadroomTopology.DECISIONS_SINK);
+      }
+      if (decided.gangs() != null) {
+        gangs.report(node, decided.gangs().report(), reports -> forwardReports(reports, wallClockMs));
+      }
+    } catch (TaskCorruptedException | TaskMigratedException e) {
+      throw e; // the transaction aborts: Streams revives the task, which evaluates every node
+    } catch (RuntimeException e) {
+      // Dead-lettered, the node's booking as it was (no pending target for a patch nobody was
+      // asked for) and due again when a sent and lost decision would be: a pending target is
+      // presumed lost after backoffPeriod. Not at the next tick: a send that failed can fail again.
+      debouncer.wakeAt(node, now.plus(config.backoffPeriod()));
+      throw e;
+    }
     bookings.save(step);
-    for (NodeDecision record : records) { // one, or the parts in order (DecisionParts)
-      context.forward(new Record<>(node, record, wallClockMs), HeadroomTopology.DECISIONS_SINK);
-    }
-    if (decided.gangs() != null) {
-      forwardReports(gangs.report(node, decided.gangs().report()), wallClockMs);
-    }
     step.decision().ifPresent(listener::decided);
     NodeDecider.nextWake(step.booking(), config, now).ifPresent(w -> debouncer.wakeAt(node, w));
     listener.evaluated(node, System.nanoTime() - started);

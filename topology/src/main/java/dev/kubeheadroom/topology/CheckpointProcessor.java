@@ -9,10 +9,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -31,18 +33,26 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * live in the stores it reads, not in the booking processor, so this code touches nothing on the
  * decision path.
  *
- * <p>The last boundary and the offsets are in memory: after a restart the first record sets the
- * boundary without writing (the boundary's checkpoint was written before the restart, or is
- * re-derived by a replay), and a partition not read since is left out of the cut (its cut is the
- * boundary's time, as in a checkpoint written before cuts).
+ * <p>The last boundary written and each partition's offset are kept in its own changelogged store
+ * ({@link HeadroomTopology#CHECKPOINT_CUT_STORE}), committed with the checkpoints and the bookings
+ * they describe, and read back by {@code init}. A checkpoint written in a transaction that aborts
+ * (a task Kafka Streams revives: the same instance, {@code init} called again on the restored
+ * stores; or a process killed mid-transaction) is gone, and so is its boundary in the store: the
+ * record that crossed it, read again, writes it again, at the cut the restored bookings hold.
+ * Remembered in memory only, the boundary stayed past it and that checkpoint was never written.
+ * Only a task with nothing stored (its first record ever) sets the boundary without writing.
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
+  /** The last boundary's key in the cut store; a partition's key has a ':', no topic name does. */
+  private static final String BOUNDARY = "boundary";
   private final long intervalMs;
   private final TopologyListener listener;
   private ProcessorContext<String, NodeCheckpoint> context;
   private KeyValueStore<String, NodeSnapshot> nodes;
   private KeyValueStore<String, PodEntry> pods;
-  private long boundary = Long.MIN_VALUE;
+  /** What {@link #boundary} and {@link #read} mirror, as last committed: restored on a revive. */
+  private KeyValueStore<String, Long> stored;
+  private long boundary;
   /** The partitions read so far (a task reads one per node-keyed topic), in the order first read. */
   private final List<Read> read = new ArrayList<>(3);
 
@@ -50,11 +60,13 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
   private static final class Read {
     final String topic;
     final int partition;
+    final String key;
     long next;
 
     Read(String topic, int partition, long next) {
       this.topic = topic;
       this.partition = partition;
+      this.key = topic + ':' + partition;
       this.next = next;
     }
   }
@@ -69,32 +81,63 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     this.context = context;
     this.nodes = context.getStateStore(HeadroomTopology.NODES_STORE);
     this.pods = context.getStateStore(HeadroomTopology.PODS_STORE);
+    this.stored = context.getStateStore(HeadroomTopology.CHECKPOINT_CUT_STORE);
+    // Called again on this instance when Streams revives the task: start from the store as
+    // restored, never from what the aborted transaction left in memory.
+    read.clear();
+    Long last = stored.get(BOUNDARY);
+    boundary = last == null ? Long.MIN_VALUE : last;
+    try (KeyValueIterator<String, Long> it = stored.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Long> kv = it.next();
+        int colon = kv.key.lastIndexOf(':');
+        if (colon > 0) {
+          read.add(new Read(kv.key.substring(0, colon), Integer.parseInt(kv.key.substring(colon + 1)), kv.value));
+        }
+      }
+    }
   }
 
   @Override
   public void process(Record<String, byte[]> record) {
     long reached = Math.floorDiv(record.timestamp(), intervalMs) * intervalMs;
-    if (boundary == Long.MIN_VALUE) {
-      boundary = reached;
-    } else if (reached > boundary) {
-      boundary = reached;
-      write(Instant.ofEpochMilli(reached));
-    }
-    RecordMetadata meta = context.recordMetadata().orElse(null);
-    if (meta != null) {
-      folded(meta.topic(), meta.partition(), meta.offset());
+    try {
+      if (reached > boundary) {
+        if (boundary != Long.MIN_VALUE) {
+          write(Instant.ofEpochMilli(reached));
+        }
+        boundary = reached; // after the write: a checkpoint not sent is not remembered as written
+        stored.put(BOUNDARY, reached);
+      }
+    } finally {
+      // A write that failed is dead-lettered and the record still booked (the decoder is the
+      // next child): it is folded in either way, and the next record tries the boundary again.
+      RecordMetadata meta = context.recordMetadata().orElse(null);
+      if (meta != null) {
+        folded(meta.topic(), meta.partition(), meta.offset());
+      }
     }
   }
 
-  /** Notes that the record at {@code offset} is folded in (after the write: it is past the cut). */
+  /**
+   * Notes that the record at {@code offset} is folded in (after the write: it is past the cut).
+   * One put per record into the cut store, a cached one: its changelog gets one entry per
+   * partition per commit.
+   */
   private void folded(String topic, int partition, long offset) {
+    Read at = null;
     for (Read r : read) {
       if (r.partition == partition && r.topic.equals(topic)) {
-        r.next = offset + 1;
-        return;
+        at = r;
+        break;
       }
     }
-    read.add(new Read(topic, partition, offset + 1));
+    if (at == null) {
+      at = new Read(topic, partition, offset + 1);
+      read.add(at);
+    }
+    at.next = offset + 1;
+    stored.put(at.key, at.next);
   }
 
   private void write(Instant at) {

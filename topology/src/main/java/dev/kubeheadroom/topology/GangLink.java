@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -45,15 +46,16 @@ final class GangLink {
   }
 
   /**
-   * What the node must tell its gangs after a decision that saw {@code report} (gang → members):
-   * a {@link GangMembers} for each gang whose part changed, an empty one for each gang it no
-   * longer has members in. Remembers the report.
+   * Hands {@code send} what the node must tell its gangs after a decision that saw {@code report}
+   * (gang → members): a {@link GangMembers} for each gang whose part changed, an empty one for
+   * each gang it no longer has members in. Remembers the report once {@code send} returned: a
+   * report that could not be sent is not remembered as sent.
    */
-  List<GangMembers> report(String node, Map<String, List<GangMember>> report) {
+  void report(String node, Map<String, List<GangMember>> report, Consumer<List<GangMembers>> send) {
     NodeGangs g = store.get(node);
     Map<String, List<GangMember>> before = g == null ? Map.of() : g.reported();
     if (before.equals(report)) {
-      return List.of(); // the common case, and every node in no gang
+      return; // the common case, and every node in no gang
     }
     List<GangMembers> out = new ArrayList<>();
     TreeSet<String> gangs = new TreeSet<>(before.keySet());
@@ -64,8 +66,8 @@ final class GangLink {
         out.add(new GangMembers(gang, node, now));
       }
     }
+    send.accept(out);
     save(node, Objects.requireNonNullElse(g, NodeGangs.EMPTY).withReported(report));
-    return out;
   }
 
   /** The node is gone: an empty part to each gang it reported to, and its state dropped. */

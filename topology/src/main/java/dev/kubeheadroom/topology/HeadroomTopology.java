@@ -57,6 +57,11 @@ public final class HeadroomTopology {
   public static final String GANG_NODES_STORE = "headroom-gang-nodes";
   /** Per gang and node, the node's part of the gang ({@link GangPart}). */
   public static final String GANGS_STORE = "headroom-gangs";
+  /**
+   * The checkpoint processor's progress: the last boundary it wrote and, per input partition, the
+   * first offset it has not folded in; committed with the checkpoints (a revive restores it).
+   */
+  public static final String CHECKPOINT_CUT_STORE = "headroom-checkpoint-cut";
 
   static final String PODS_SOURCE = "pods-source";
   static final String NODES_SOURCE = "nodes-source";
@@ -112,7 +117,9 @@ public final class HeadroomTopology {
         new Source(OUTCOMES_SOURCE, topics.outcomes()),
         // Declared before decode so it is each source's first child, yet it reads the stores the
         // booking processor owns: Kafka Streams connects stores by name, whatever the order.
-        new Processing(CHECKPOINT, checkpoint, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of(),
+        new Processing(CHECKPOINT, checkpoint, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE),
+            List.of(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKPOINT_CUT_STORE),
+                Serdes.String(), Serdes.Long()).withCachingEnabled()),
             List.of(NODES_STORE, PODS_STORE)),
         new Processing(DECODE, decode, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of()),
         // Gangs (§11.6): the ceilings joined back by node enter the booking beside the events.

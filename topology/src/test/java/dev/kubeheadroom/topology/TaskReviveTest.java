@@ -9,6 +9,7 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
@@ -24,6 +25,7 @@ import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -42,7 +44,10 @@ import org.junit.jupiter.api.Test;
  * decision are the committed state, a second context holding them is the revived task, and
  * {@code init} is called on the same instance again. The node's inputs were committed before the
  * decision, so nothing read again makes it dirty: it must be decided again within one debounce
- * period because the revived processor re-evaluates every node, as after a restart.
+ * period because the revived processor re-evaluates every node, as after a restart. The same is
+ * played on a {@link CheckpointProcessor}: a checkpoint of the aborted transaction is written
+ * again. And a decision whose send fails with an exception Streams leaves to the processing
+ * handler is not remembered as sent, and its node is due again.
  */
 class TaskReviveTest {
   private static final Instant T0 = TopologyHarness.T0;
@@ -93,6 +98,119 @@ class TaskReviveTest {
         .singleElement().satisfies(d -> assertThat(d.node()).isEqualTo("n1"));
     assertThat(thrown).as("Streams' own exception, not a node's failure to dead-letter")
         .isInstanceOf(TaskCorruptedException.class);
+  }
+
+  @Test
+  void aDecisionWhoseSendFailedIsNotRememberedAsSentAndItsNodeIsDueAgainAfterTheBackoffPeriod() {
+    boolean[] failing = {true};
+    MockProcessorContext<String, Object> context = new MockProcessorContext<>() {
+      @Override
+      public <K extends String, V extends Object> void forward(Record<K, V> record, String childName) {
+        if (failing[0] && HeadroomTopology.DECISIONS_SINK.equals(childName)) {
+          // a send Streams does not take as its own (the production handler said fail): dead-lettered
+          throw new StreamsException("decision not sent");
+        }
+        super.forward(record, childName);
+      }
+    };
+    addStores(context, Map.of());
+    processor.init(context);
+    bookNodeAndPod(context);
+
+    Instant failedAt = T0.plus(ONE_DEBOUNCE);
+    assertThat(catchThrowable(() -> punctuate(context, failedAt))).as("the node's failure, to dead-letter")
+        .isInstanceOf(NodeFailure.class);
+    assertThat(pendingTargets(context)).as("a decision not sent leaves no pending target").isEmpty();
+
+    failing[0] = false;
+    Duration backoff = ClusterConfig.DEFAULTS.backoffPeriod();
+    Instant decidedAt = tickUntilDecided(context, failedAt, backoff.plus(ONE_DEBOUNCE));
+    assertThat(decisions(context)).as("the node is decided again, with no event for it")
+        .singleElement().satisfies(d -> assertThat(d.node()).isEqualTo("n1"));
+    assertThat(decidedAt).as("after the backoff period, not at every tick").isAfterOrEqualTo(failedAt.plus(backoff));
+  }
+
+  @Test
+  void aCheckpointWrittenInTheAbortedTransactionIsWrittenAgainByTheRevivedTask() {
+    CheckpointProcessor checkpoints = checkpointProcessor();
+    Aborted aborted = checkpointThenAbort(checkpoints);
+    MockProcessorContext<String, NodeCheckpoint> revived = checkpointContext(aborted.committed());
+    checkpoints.close();
+    checkpoints.init(revived);
+    readAgain(checkpoints, revived);
+    assertSameCheckpoints(checkpointsOf(revived), aborted.written());
+  }
+
+  @Test
+  void aCheckpointWrittenInTheTransactionAKillAbortedIsWrittenAfterTheRestart() {
+    Aborted aborted = checkpointThenAbort(checkpointProcessor());
+    CheckpointProcessor restarted = checkpointProcessor();
+    MockProcessorContext<String, NodeCheckpoint> context = checkpointContext(aborted.committed());
+    restarted.init(context);
+    readAgain(restarted, context);
+    assertSameCheckpoints(checkpointsOf(context), aborted.written());
+  }
+
+  /** The checkpoints the aborted transaction held, and the stores as committed before it. */
+  private record Aborted(List<NodeCheckpoint> written, Map<String, List<KeyValue<String, ?>>> committed) {}
+
+  private static final List<String> CHECKPOINT_STORES = List.of(HeadroomTopology.NODES_STORE,
+      HeadroomTopology.PODS_STORE, HeadroomTopology.CHECKPOINT_CUT_STORE);
+  private static final Instant NEXT_BOUNDARY = T0.plus(HeadroomTopology.CHECKPOINT_INTERVAL);
+
+  private static CheckpointProcessor checkpointProcessor() {
+    return new CheckpointProcessor(HeadroomTopology.CHECKPOINT_INTERVAL, TopologyListener.NONE);
+  }
+
+  /**
+   * Records of two partitions read and committed, a node booked; then the first record past the
+   * next boundary, whose checkpoint is written in the transaction that aborts.
+   */
+  private Aborted checkpointThenAbort(CheckpointProcessor checkpoints) {
+    MockProcessorContext<String, NodeCheckpoint> context = checkpointContext(Map.of());
+    checkpoints.init(context);
+    read(checkpoints, context, "headroom.nodes", 3, T0.plusSeconds(1));
+    read(checkpoints, context, "headroom.pods", 7, T0.plusSeconds(2));
+    KeyValueStore<String, NodeSnapshot> nodes = context.getStateStore(HeadroomTopology.NODES_STORE);
+    nodes.put("n1", TopologyHarness.node16()); // what the booking processor folded in
+    Map<String, List<KeyValue<String, ?>>> committed = contents(context, CHECKPOINT_STORES);
+    readAgain(checkpoints, context);
+    List<NodeCheckpoint> written = checkpointsOf(context);
+    assertThat(written).as("written in the transaction that aborts").singleElement()
+        .satisfies(c -> assertThat(c.at()).isEqualTo(NEXT_BOUNDARY));
+    return new Aborted(written, committed);
+  }
+
+  /** The first record read after the last commit: past the next boundary. */
+  private static void readAgain(CheckpointProcessor checkpoints, MockProcessorContext<String, NodeCheckpoint> context) {
+    read(checkpoints, context, "headroom.pods", 8, NEXT_BOUNDARY.plusSeconds(5));
+  }
+
+  private static void read(CheckpointProcessor checkpoints, MockProcessorContext<String, NodeCheckpoint> context,
+      String topic, long offset, Instant at) {
+    context.setRecordMetadata(topic, 0, offset);
+    checkpoints.process(new Record<>("n1", new byte[0], at.toEpochMilli()));
+  }
+
+  /** The same checkpoints; the cut's positions in any order (a restored one lists them by key). */
+  private static void assertSameCheckpoints(List<NodeCheckpoint> actual, List<NodeCheckpoint> expected) {
+    assertThat(actual).as("the checkpoint the aborted transaction held, written again").hasSameSizeAs(expected);
+    for (int i = 0; i < expected.size(); i++) {
+      assertThat(actual.get(i).withCut(List.of())).isEqualTo(expected.get(i).withCut(List.of()));
+      assertThat(actual.get(i).cut()).as("at the committed cut").containsExactlyInAnyOrderElementsOf(expected.get(i).cut());
+    }
+  }
+
+  private static List<NodeCheckpoint> checkpointsOf(MockProcessorContext<String, NodeCheckpoint> context) {
+    return context.forwarded().stream().<NodeCheckpoint>map(f -> f.record().value()).toList();
+  }
+
+  private static MockProcessorContext<String, NodeCheckpoint> checkpointContext(Map<String, List<KeyValue<String, ?>>> restored) {
+    MockProcessorContext<String, NodeCheckpoint> context = new MockProcessorContext<>();
+    add(context, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class), restored);
+    add(context, HeadroomTopology.PODS_STORE, new PodEntrySerde(), restored);
+    add(context, HeadroomTopology.CHECKPOINT_CUT_STORE, Serdes.Long(), restored);
+    return context;
   }
 
   /** A node and a pod that wants a grow, booked and committed (the decision's transaction is later). */
@@ -157,7 +275,7 @@ class TaskReviveTest {
   }
 
   /** The booking processor's stores (no changelog: {@code restored} stands for it), the globals loaded. */
-  private void addStores(MockProcessorContext<String, Object> context, Map<String, List<KeyValue<String, ?>>> restored) {
+  private void addStores(MockProcessorContext<?, ?> context, Map<String, List<KeyValue<String, ?>>> restored) {
     add(context, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class), restored);
     add(context, HeadroomTopology.PODS_STORE, new PodEntrySerde(), restored);
     add(context, HeadroomTopology.FENCES_STORE, Serdes.Long(), restored);
@@ -172,7 +290,7 @@ class TaskReviveTest {
   }
 
   @SuppressWarnings("unchecked") // each store's entries are of its own serde's type
-  private static <V> void add(MockProcessorContext<String, Object> context, String name, Serde<V> values,
+  private static <V> void add(MockProcessorContext<?, ?> context, String name, Serde<V> values,
       Map<String, List<KeyValue<String, ?>>> restored) {
     KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
         Serdes.String(), values).withLoggingDisabled().build();
@@ -185,9 +303,14 @@ class TaskReviveTest {
 
   /** The booking stores' entries: the state the last commit left, as a restore gives it back. */
   private static Map<String, List<KeyValue<String, ?>>> contents(MockProcessorContext<String, Object> context) {
+    return contents(context, List.of(HeadroomTopology.NODES_STORE, HeadroomTopology.PODS_STORE,
+        HeadroomTopology.FENCES_STORE, HeadroomTopology.GANG_NODES_STORE));
+  }
+
+  /** The entries of the stores {@code names}, as a restore from their changelogs gives them back. */
+  private static Map<String, List<KeyValue<String, ?>>> contents(MockProcessorContext<?, ?> context, List<String> names) {
     Map<String, List<KeyValue<String, ?>>> all = new LinkedHashMap<>();
-    for (String name : List.of(HeadroomTopology.NODES_STORE, HeadroomTopology.PODS_STORE,
-        HeadroomTopology.FENCES_STORE, HeadroomTopology.GANG_NODES_STORE)) {
+    for (String name : names) {
       KeyValueStore<String, Object> store = context.getStateStore(name);
       List<KeyValue<String, ?>> entries = new ArrayList<>();
       try (KeyValueIterator<String, Object> it = store.all()) {
