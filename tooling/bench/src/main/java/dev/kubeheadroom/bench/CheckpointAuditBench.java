@@ -1,0 +1,205 @@
+package dev.kubeheadroom.bench;
+
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
+import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
+import dev.kubeheadroom.replay.Audit;
+import dev.kubeheadroom.replay.CheckpointCut;
+import dev.kubeheadroom.replay.CheckpointDerivation;
+import dev.kubeheadroom.replay.CheckpointReader;
+import dev.kubeheadroom.replay.TopicHistory;
+import dev.kubeheadroom.schemas.CheckpointCodec;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.topology.CheckpointPartitioner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code audit --at} from checkpoints: for each history length given, a fresh
+ * embedded broker, {@link AuditBench}'s history with the event density fixed (the span grows
+ * with the event count: 5,000,000 events over 156 hours), its checkpoints written to the
+ * checkpoints topic as the live topology writes them (re-derived per partition, in parallel:
+ * {@link CheckpointDerivation}, the path {@code audit --verify} takes, which a test holds equal
+ * to the live topology's), then {@code audit --at T} timed for T in the middle and near the end,
+ * on the CLI's path: {@link CheckpointReader#latest}, a {@link TopicHistory} from the cut, {@link
+ * Audit#resume}.
+ *
+ * <pre>
+ * java -Xmx6g -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.CheckpointAuditBench [nodes] [events...]
+ * #   defaults: 5000 1000000 5000000
+ * </pre>
+ */
+public final class CheckpointAuditBench {
+  private static final Duration SPAN_PER_EVENT = Duration.ofHours(156).dividedBy(5_000_000);
+  /**
+   * {@code -Dderive=full}: the setup re-derives with the full topology ({@code audit --verify}'s
+   * path, decisions included: hours at 5,000,000 events); by default it folds without deciding
+   * ({@link CheckpointFold}, byte-identical on this log: CheckpointFoldTest).
+   */
+  private static final boolean FULL_DERIVATION = "full".equals(System.getProperty("derive"));
+  /** {@code -Dfetch=both}: each audit again with the client's default fetch sizes. */
+  private static final boolean BOTH_FETCH_SIZES = "both".equals(System.getProperty("fetch"));
+
+  private CheckpointAuditBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Args.quietLogs();
+    EmbeddedKafka.quietLogs();
+    int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
+    List<Integer> lengths = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      lengths.add(Integer.parseInt(args[i]));
+    }
+    if (lengths.isEmpty()) {
+      lengths = List.of(1_000_000, 5_000_000);
+    }
+    for (int events : lengths) {
+      run(nodes, events);
+    }
+  }
+
+  private static void run(int nodes, int events) throws Exception {
+    Path dataDir = Files.createTempDirectory("headroom-checkpoint-bench-");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dataDir))) {
+      Topics topics = Topics.defaults();
+      try (Admin admin = kafka.admin()) {
+        TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(6), Duration.ofSeconds(60));
+      }
+      Duration span = SPAN_PER_EVENT.multipliedBy(events);
+      System.out.println("  load average: " + loadAverage());
+      long t = System.nanoTime();
+      long cpu = ProcessCpu.nanos();
+      Instant last = AuditBench.produce(kafka.bootstrapServers(), topics, events, nodes, span);
+      System.out.printf(Locale.ROOT, "%,d events over %,d nodes and %s: produced in %.1f s (%.1f CPU-s); last event at %s%n",
+          events, nodes, span, seconds(System.nanoTime() - t), seconds(ProcessCpu.nanos() - cpu), last);
+      t = System.nanoTime();
+      cpu = ProcessCpu.nanos();
+      long written = writeCheckpoints(kafka.bootstrapServers(), topics, last);
+      System.out.printf(Locale.ROOT, "  checkpoints (%s): %,d derived and written in %.1f s (%.1f CPU-s); load average %s%n",
+          FULL_DERIVATION ? "full derivation" : "fold", written, seconds(System.nanoTime() - t),
+          seconds(ProcessCpu.nanos() - cpu), loadAverage());
+      Instant first = last.minus(span);
+      List<Instant> moments = List.of(first.plus(span.dividedBy(2)), last.minusSeconds(1));
+      for (Instant at : moments) {
+        for (int run = 1; run <= 3; run++) {
+          audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
+            audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
+          }
+        }
+      }
+      // -Drepeat=N: N more rounds a minute apart, to catch the shared machine when its load drops
+      int repeat = Integer.getInteger("repeat", 0);
+      for (int round = 1; round <= repeat; round++) {
+        Thread.sleep(60_000);
+        for (Instant at : moments) {
+          audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
+          if (BOTH_FETCH_SIZES) {
+            audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
+          }
+        }
+      }
+    } finally {
+      TempDirs.deleteQuietly(dataDir);
+    }
+  }
+
+  /** One replay per partition, in parallel; every checkpoint produced with its boundary as time. */
+  private static long writeCheckpoints(String bootstrap, Topics topics, Instant until) throws Exception {
+    Map<String, Object> config = new HashMap<>();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+    config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+    config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 256L * 1024 * 1024);
+    config.put(ProducerConfig.ACKS_CONFIG, "1");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+    AtomicLong written = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+      List<Future<Long>> futures = new ArrayList<>();
+      for (int p = 0; p < 6; p++) {
+        int partition = p;
+        futures.add(pool.submit(() -> {
+          try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
+              Duration.ofSeconds(60), new TopicHistory.Scope(Map.of(),
+                  tp -> topics.compacted().contains(tp.topic()) || tp.partition() == partition))) {
+            java.util.function.Consumer<NodeCheckpoint> sink = c -> {
+              // the node's partition, as the topology's CheckpointPartitioner puts it
+              producer.send(new ProducerRecord<>(topics.checkpoints(), CheckpointPartitioner.partition(c.node(), 6),
+                  c.at().toEpochMilli(), c.key(), CheckpointCodec.encode(c)));
+              written.incrementAndGet();
+            };
+            return FULL_DERIVATION ? CheckpointDerivation.derive(history, topics, until, sink, () -> { })
+                : CheckpointFold.derive(history, topics, until, sink);
+          }
+        }));
+      }
+      for (Future<Long> f : futures) {
+        f.get();
+      }
+      producer.flush();
+    } finally {
+      pool.shutdownNow();
+    }
+    return written.get();
+  }
+
+  /** {@code headroom audit --at} as the CLI runs it (AuditReplay): from the last checkpoint. */
+  private static void audit(String bootstrap, Topics topics, Instant at, String run, Map<String, Object> reader) {
+    long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
+    long t = System.nanoTime();
+    CheckpointCut cut;
+    try (var consumer = AuditBench.consumer(bootstrap, reader)) {
+      cut = new CheckpointReader(consumer, Duration.ofSeconds(60)).latest(topics.checkpoints(), at).orElseThrow();
+    }
+    long found = System.nanoTime() - t;
+    long foundCpu = ProcessCpu.nanos() - cpu;
+    try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
+        Duration.ofSeconds(60), Audit.scope(cut, topics));
+         Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
+      long total = System.nanoTime() - t;
+      System.out.printf(Locale.ROOT,
+          "  audit --at %s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
+              + " read in %.2f s (%.2f CPU-s); then %,d records replayed, %,d nodes at T; load average %s%n",
+          at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(),
+          seconds(found), seconds(foundCpu),
+          audit.records(), audit.nodes().size(), loadAverage());
+    }
+  }
+
+  /** {@code uptime}'s three figures: the machine is shared, so each timing is printed with them. */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " / " + f[1] + " / " + f[2];
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+}
