@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
     description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",
         "Embedded Kafka, ingest, topology and actuator run against a simulated API server and kubelet.",
         "At the end it prints a summary (or, with --output json, the final state in the simulate form).",
-        "The pipeline's logs go to pipeline.log in the demo's directory, which keeps the event log for audit and explain."})
+        "The pipeline's logs go to pipeline.log in the demo's directory, "
+            + "which keeps the event log for audit and explain."})
 public final class DemoCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(DemoCommand.class);
   @Spec CommandSpec spec;

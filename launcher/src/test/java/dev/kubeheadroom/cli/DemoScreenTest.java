@@ -29,11 +29,12 @@ class DemoScreenTest {
       Pattern.compile("headroom demo: (starting the pipeline; its logs go to .+|pipeline up in .+)"),
       Pattern.compile("\\+ *\\d+\\.\\ds  \\S+/\\S+ +\\S+ +\\S+ → \\S+ +\\(node \\S+\\)"),
       Pattern.compile("\\d+ pods managed, \\d+ limit changes in [\\d.]+ s; node factor .+"),
-      Pattern.compile("event log: .+"),
+      Pattern.compile("kept in \\S+: the event log \\(kafka/\\) and the pipeline's logs \\(pipeline\\.log\\)"),
       Pattern.compile("(try: |     )\\./headroom (explain|audit) .+ --data-dir .+"),
       Pattern.compile(""));
   /** A logger's line: a level word, or a dotted logger name such as org.apache.kafka. */
-  private static final Pattern LOG_LINE = Pattern.compile("\\b(TRACE|DEBUG|INFO|WARN|ERROR)\\b|\\b[a-z]+\\.[a-z]+\\.[a-z]+");
+  private static final Pattern LOG_LINE =
+      Pattern.compile("\\b(TRACE|DEBUG|INFO|WARN|ERROR)\\b|\\b[a-z]+\\.[a-z]+\\.[a-z]+");
 
   @Test
   void theScreenTellsTheRunAndTheLogsGoToTheDemoDirectory(@TempDir Path dir) throws Exception {
@@ -48,7 +49,8 @@ class DemoScreenTest {
       assertThat(LOG_LINE.matcher(line).find()).as("a log line on the screen: " + line).isFalse();
     });
     assertThat(demo.stdout()).contains("shop/web-1").contains("→").contains("pods managed")
-        .contains("event log: " + dir.resolve("demo")).contains("./headroom explain ").contains("./headroom audit ");
+        .contains("kept in " + dir.resolve("demo") + ": the event log")
+        .contains("./headroom explain ").contains("./headroom audit ");
 
     Path file = dir.resolve("demo").resolve(DemoLog.FILE_NAME);
     assertThat(demo.stderr()).contains("its logs go to " + file);
