@@ -26,6 +26,8 @@ import java.util.Map;
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_HIGH_PRIORITY)
 public final class HeadroomLogbackConfigurator extends ContextAwareBase implements Configurator {
+  /** The root logger's appender to stderr ({@code demo} detaches it while its logs go to a file). */
+  public static final String STDERR_APPENDER = "stderr";
   static final String TEXT_PATTERN =
       "%d{yyyy-MM-dd'T'HH:mm:ss.SSSZ} %level %logger{0} - %msg%replace( [%mdc]){' \\[\\]', ''}%n";
 
@@ -52,7 +54,7 @@ public final class HeadroomLogbackConfigurator extends ContextAwareBase implemen
     context.reset();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
-    stderr.setName("stderr");
+    stderr.setName(STDERR_APPENDER);
     stderr.setTarget("System.err");
     stderr.setEncoder(encoder(context, settings.format()));
     stderr.start();
@@ -68,7 +70,8 @@ public final class HeadroomLogbackConfigurator extends ContextAwareBase implemen
     settings.problems().forEach(problem -> self.warn(problem));
   }
 
-  private static Encoder<ILoggingEvent> encoder(LoggerContext context, LogSettings.Format format) {
+  /** The encoder of every headroom log line in {@code format}; {@code demo} writes its log file with it too. */
+  public static Encoder<ILoggingEvent> encoder(LoggerContext context, LogSettings.Format format) {
     if (format == LogSettings.Format.JSON) {
       JsonEncoder json = new JsonEncoder();
       json.setContext(context);

@@ -21,7 +21,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,8 +37,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",
         "Embedded Kafka, ingest, topology and actuator run against a simulated API server and kubelet.",
-        "At the end it prints a summary (or, with --output json, the final state in the simulate form)."})
+        "At the end it prints a summary (or, with --output json, the final state in the simulate form).",
+        "The pipeline's logs go to pipeline.log in the demo's directory, "
+            + "which keeps the event log for audit and explain."})
 public final class DemoCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(DemoCommand.class);
   @Spec CommandSpec spec;
 
   @Option(names = "--scenario", paramLabel = "FILE",
@@ -53,6 +59,14 @@ public final class DemoCommand implements Callable<Integer> {
           + "the final state in the simulate form.")
   OutputFormat output;
 
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Where the run keeps its event log (the embedded broker's data) and pipeline.log; must be "
+          + "empty or absent (default: a new directory in the system's temp directory).")
+  Path dir;
+
+  @Option(names = "--verbose", description = "Also shows the pipeline's logs on stderr.")
+  boolean verbose;
+
   @Option(names = "--startup-timeout", paramLabel = "SECONDS", defaultValue = "60", hidden = true)
   long startupTimeoutSeconds;
 
@@ -67,9 +81,14 @@ public final class DemoCommand implements Callable<Integer> {
     boolean json = format != OutputFormat.table;
     PrintWriter live = json ? err : out;
     List<WatchEvent> events = scenario == null ? BuiltInScenario.events() : read(scenario, err);
-    Path work = Files.createTempDirectory("headroom-demo-");
-    try (DemoRun run = new DemoRun(new DemoRun.Options(work, speed, Duration.ofSeconds(startupTimeoutSeconds)))) {
+    Path work = DemoDirectory.create(dir);
+    List<LimitChange> changes = new CopyOnWriteArrayList<>();
+    try (DemoLog log = DemoLog.into(work, verbose);
+        DemoRun run = new DemoRun(new DemoRun.Options(work, speed, Duration.ofSeconds(startupTimeoutSeconds)))) {
+      err.println("headroom demo: starting the pipeline; its logs go to " + log.file());
+      err.flush();
       DemoRun.Result result = run.run(events, change -> {
+        changes.add(change);
         live.println(describe(change, run.scenarioStarted()));
         live.flush();
       }, line -> {
@@ -82,14 +101,14 @@ public final class DemoCommand implements Callable<Integer> {
         java.io.StringWriter document = new java.io.StringWriter();
         ReportWriter.json(result.report(), new PrintWriter(document));
         StructuredOutput.yamlOfJson(document.toString(), out);
-      } else {
-        out.println();
-        result.summary().lines().forEach(out::println);
-        out.flush();
       }
+      // The run's costs are for whoever studies it: the log file; the screen gets the recap.
+      result.summary().lines().forEach(line -> LOG.info(line));
+      live.println();
+      new DemoRecap(result.report(), changes, result.summary().wall(), work, Instant.now()).lines()
+          .forEach(live::println);
+      live.flush();
       return 0;
-    } finally {
-      deleteQuietly(work);
     }
   }
 
@@ -118,13 +137,5 @@ public final class DemoCommand implements Callable<Integer> {
     }
     events.sort(Comparator.comparing(WatchEvent::at).thenComparingLong(WatchEvent::lineNumber));
     return events;
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temp dir left behind is harmless
-    }
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * docs/design/cli-contract.md: for a log whose events are further apart than the debounce, {@code demo
@@ -18,11 +19,12 @@ class DemoMatchesSimulateTest {
   private static final String LOG = Path.of("../../docs/examples/two-nodes.jsonl").toString();
 
   @Test
-  void theLivePipelineEndsWhereTheOfflineReplayEnds() throws Exception {
+  void theLivePipelineEndsWhereTheOfflineReplayEnds(@TempDir Path dir) throws Exception {
     CliRun simulated = CliRun.run("simulate", "--watch-log", LOG, "--output", "json");
     assertThat(simulated.exitCode()).as(simulated.stderr()).isZero();
     // --speed divides the log's times and every time knob alike, so the decisions are the same.
-    CliRun live = CliRun.run("demo", "--scenario", LOG, "--speed", "10", "--output", "json");
+    CliRun live = CliRun.run("demo", "--scenario", LOG, "--speed", "10", "--output", "json",
+        "--dir", dir.toString());
     assertThat(live.exitCode()).as(live.stderr()).isZero();
 
     JsonNode expected = JSON.readTree(simulated.stdout());

@@ -83,9 +83,13 @@ final class DocArgsRewriter {
     return Files.exists(p) && value.contains("/") ? p.toString() : value;
   }
 
-  /** demo: at least --speed 20, and the short two-node scenario unless the doc names one. */
-  List<String> demoArgs(List<String> args) {
+  /**
+   * demo: at least --speed 20, the short two-node scenario unless the doc names one, and a fresh
+   * --dir under the test's temporary directory (a demo keeps its directory for audit and explain).
+   */
+  List<String> demoArgs(List<String> args) throws IOException {
     Args a = new Args(args);
+    a.set("--dir", Files.createTempDirectory(temp, "demo-").toString());
     String speed = a.value("--speed");
     if (speed == null || Double.parseDouble(speed) < 20) {
       a.set("--speed", "20");

@@ -45,7 +45,7 @@ import picocli.CommandLine;
  *   <li>{@code --help} / {@code help}, {@code policy < FILE}, {@code simulate}: as written, exit 0.
  *   <li>{@code demo}: with {@code --speed 20} (a larger given speed is kept) and, when the doc
  *       gives no {@code --scenario}, {@code --scenario docs/examples/two-nodes.jsonl}, so it takes
- *       seconds instead of the built-in scenario's minutes; exit 0.
+ *       seconds instead of the built-in scenario's minutes, in a fresh {@code --dir}; exit 0.
  *   <li>{@code run}, {@code ingest}, {@code topology}, {@code actuator}, {@code webhook}: started in
  *       a thread against the test's Kafka broker and an in-process API server double
  *       ({@link ApiServerDouble}), until the command has started its stages (its thread waits in
