@@ -1,5 +1,6 @@
 package dev.kubeheadroom.launcher;
 
+import dev.kubeheadroom.cli.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
