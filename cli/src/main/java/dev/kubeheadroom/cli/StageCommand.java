@@ -4,6 +4,8 @@ import dev.kubeheadroom.pipeline.Pipeline;
 import dev.kubeheadroom.pipeline.RestartPolicy;
 import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -29,9 +31,18 @@ abstract class StageCommand implements Callable<Integer> {
     return RestartPolicy.EXIT;
   }
 
+  /**
+   * The client the metrics port's token reviews go through ({@code --metrics-auth=kubernetes}):
+   * in-cluster the pod's ServiceAccount, else {@code $KUBECONFIG}. Stages with {@code --kubeconfig}
+   * options use theirs.
+   */
+  KubernetesClient metricsAuthClient() {
+    return new KubernetesClientBuilder().build();
+  }
+
   @Override
   public Integer call() throws Exception {
-    try (StageRuntime runtime = StageRuntime.start(ops)) {
+    try (StageRuntime runtime = StageRuntime.start(ops, this::metricsAuthClient)) {
       KafkaConnection connection = runtime.own(kafka.connect(System.getenv()));
       Topics topics = topicOptions.prepare(connection);
       List<StageSpec> stages = stages(runtime, connection, topics);
