@@ -145,7 +145,7 @@ One Headroom container and the pod-level fields around it. Takes a dict:
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
 serviceAccountName: {{ include "kube-headroom.serviceAccountName" . }}
-automountServiceAccountToken: {{ not (has .component (list "topology" "webhook")) }}
+automountServiceAccountToken: {{ include "kube-headroom.callsApi" (dict "root" $root "component" .component) }}
 {{- with $v.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
@@ -174,6 +174,7 @@ containers:
       - --health-port={{ int $v.health.port }}
       - --metrics-port={{ int $v.metrics.port }}
       - --metrics-secure={{ $v.metrics.secure }}
+      - --metrics-auth={{ $v.metrics.auth }}
       - --metrics-pod-series={{ int (default 0 $v.metrics.podSeries) }}
       {{- if $v.metrics.certManagerTLS }}
       - --metrics-cert-path={{ include "kube-headroom.metricsCertPath" $root }}
@@ -376,4 +377,13 @@ spec:
 - {component: webhook, command: webhook, values: webhook, lease: false, state: false, webhook: true}
 {{- end }}
 {{- end }}
+{{- end }}
+
+{{/*
+"true" when the component's pod calls the API server and so mounts its token: ingest, actuator and
+all-in-one always; topology and webhook only for the metrics port's TokenReview and
+SubjectAccessReview (metrics.auth=kubernetes).
+*/}}
+{{- define "kube-headroom.callsApi" -}}
+{{- or (not (has .component (list "topology" "webhook"))) (eq .root.Values.metrics.auth "kubernetes") -}}
 {{- end }}

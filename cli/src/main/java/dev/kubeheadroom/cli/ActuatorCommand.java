@@ -2,6 +2,7 @@ package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,5 +17,10 @@ public final class ActuatorCommand extends StageCommand {
   @Override
   List<StageSpec> stages(StageRuntime runtime, KafkaConnection connection, Topics topics) {
     return List.of(stage.spec(connection, topics, kube.config()));
+  }
+
+  @Override
+  KubernetesClient metricsAuthClient() {
+    return kube.client();
   }
 }

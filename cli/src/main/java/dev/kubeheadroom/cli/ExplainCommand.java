@@ -55,6 +55,11 @@ public final class ExplainCommand implements Callable<Integer> {
   boolean liveInsecure;
   @Mixin ReportOptions report;
 
+  @Option(names = "--live-token", paramLabel = "TOKEN", defaultValue = "${env:HEADROOM_LIVE_TOKEN}",
+      description = "Bearer token for --live, allowed get on nonResourceURL /bookings (ClusterRole "
+          + "<release>-bookings-reader), e.g. $(kubectl create token NAME). Env: HEADROOM_LIVE_TOKEN.")
+  String liveToken;
+
   @Override
   public Integer call() {
     if (prometheus.given()) {
@@ -62,7 +67,7 @@ public final class ExplainCommand implements Callable<Integer> {
     }
     if (live != null && !live.isBlank()) {
       String[] parts = namespaceAndName();
-      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure, liveToken);
       if (answer.explanation().isPresent()) {
         print(answer.explanation().get(), null);
         return ExitCodes.OK;
@@ -95,7 +100,7 @@ public final class ExplainCommand implements Callable<Integer> {
       return report.withRequest(RequestProbe.of(e, report, x.booking(), x.explainer()));
     };
     if (live != null && !live.isBlank()) {
-      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure);
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure, liveToken);
       if (answer.explanation().isPresent()) {
         Explanation e = answer.explanation().get();
         LiveBooking b = answer.booking();

@@ -33,7 +33,11 @@ final class LiveExplain {
 
   private LiveExplain() {}
 
-  static Answer ask(String url, String namespace, String name, boolean insecure) {
+  /**
+   * @param token a bearer token allowed {@code get} on nonResourceURL {@code /bookings} (the chart's
+   *     {@code <release>-bookings-reader}); null sends none (a port with {@code --metrics-auth=none})
+   */
+  static Answer ask(String url, String namespace, String name, boolean insecure, String token) {
     URI uri;
     try {
       uri = URI.create(url.replaceAll("/+$", "") + "/bookings?namespace="
@@ -47,8 +51,11 @@ final class LiveExplain {
       if (insecure) {
         client.sslContext(HttpTls.trustingEveryone());
       }
-      response = client.build().send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET();
+      if (token != null && !token.isBlank()) {
+        request.header("Authorization", "Bearer " + token.strip());
+      }
+      response = client.build().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
       return new Answer(Optional.empty(), url + " did not answer (" + e.getClass().getSimpleName()
           + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
@@ -59,6 +66,12 @@ final class LiveExplain {
     String body = new String(response.body(), StandardCharsets.UTF_8).strip();
     if (response.statusCode() == 404) {
       throw new UserError("pod " + namespace + "/" + name + " was not on any node the topology holds");
+    }
+    if (response.statusCode() == 401 || response.statusCode() == 403) {
+      return new Answer(Optional.empty(), url + " answered " + response.statusCode() + ": "
+          + (token == null || token.isBlank() ? "no token given" : "the token may not read bookings")
+          + "; it needs get on nonResourceURL /bookings (ClusterRole <release>-bookings-reader),"
+          + " passed with --live-token or HEADROOM_LIVE_TOKEN");
     }
     if (response.statusCode() != 200) {
       return new Answer(Optional.empty(), url + " answered " + response.statusCode() + ": " + body);

@@ -25,6 +25,16 @@ public final class OpsOptions {
           + "a self-signed certificate when absent. Env: HEADROOM_METRICS_CERT_PATH.")
   Path metricsCertPath;
 
+  /** Who may read the metrics port ({@code --metrics-auth}). */
+  enum MetricsAuth { kubernetes, none }
+
+  @Option(names = "--metrics-auth", paramLabel = "kubernetes|none",
+      defaultValue = "${env:HEADROOM_METRICS_AUTH:-kubernetes}",
+      description = "Who may read /metrics and /bookings: kubernetes = a bearer token the API server authenticates "
+          + "(TokenReview) and allows get on the path (SubjectAccessReview); none = anyone who reaches the port, "
+          + "for clusters that front metrics otherwise (default: ${DEFAULT-VALUE}). Env: HEADROOM_METRICS_AUTH.")
+  MetricsAuth metricsAuth;
+
   @Option(names = "--metrics-pod-series", paramLabel = "N",
       defaultValue = "${env:HEADROOM_METRICS_POD_SERIES:-0}",
       description = "Export per-pod series (headroom_pod_target_cores, headroom_pod_applied_limit_cores), "

@@ -4,6 +4,7 @@ import dev.kubeheadroom.pipeline.RestartPolicy;
 import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
 import java.util.ArrayList;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,5 +46,10 @@ public final class RunCommand extends StageCommand {
   @Override
   RestartPolicy restartPolicy() {
     return RestartPolicy.IN_PROCESS;
+  }
+
+  @Override
+  KubernetesClient metricsAuthClient() {
+    return kube.client();
   }
 }

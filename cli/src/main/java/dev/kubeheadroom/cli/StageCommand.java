@@ -4,6 +4,8 @@ import dev.kubeheadroom.pipeline.Pipeline;
 import dev.kubeheadroom.pipeline.RestartPolicy;
 import dev.kubeheadroom.pipeline.StageSpec;
 import dev.kubeheadroom.schemas.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -29,13 +31,22 @@ abstract class StageCommand implements Callable<Integer> {
     return RestartPolicy.EXIT;
   }
 
+  /**
+   * The client the metrics port's token reviews go through ({@code --metrics-auth=kubernetes}):
+   * in-cluster the pod's ServiceAccount, else {@code $KUBECONFIG}. Stages with {@code --kubeconfig}
+   * options use theirs.
+   */
+  KubernetesClient metricsAuthClient() {
+    return new KubernetesClientBuilder().build();
+  }
+
   @Override
   public Integer call() throws Exception {
     // Kafka first: a command given none fails in one line before it serves anything.
     KafkaConnection connection = kafka.connect(System.getenv());
     StageRuntime runtime;
     try {
-      runtime = StageRuntime.start(ops);
+      runtime = StageRuntime.start(ops, this::metricsAuthClient);
     } catch (RuntimeException e) {
       connection.close();
       throw e;

@@ -1,14 +1,17 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.ops.HeadroomMetrics;
+import dev.kubeheadroom.ops.KubernetesAccessReviews;
 import dev.kubeheadroom.ops.MeterBinders;
 import dev.kubeheadroom.ops.OpsServer;
 import dev.kubeheadroom.ops.PodSeries;
 import dev.kubeheadroom.ops.Readiness;
 import dev.kubeheadroom.ops.TlsMaterialException;
+import dev.kubeheadroom.ops.TokenAuthorizer;
 import dev.kubeheadroom.pipeline.Pipeline;
 import dev.kubeheadroom.pipeline.StageContext;
 import dev.kubeheadroom.pipeline.StageFailure;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,12 +52,34 @@ final class StageRuntime implements AutoCloseable {
         (path, handler) -> this.server.route(path, handler));
   }
 
+  /** As {@link #start(OpsOptions, Supplier)} for a runtime whose metrics port is open. */
   static StageRuntime start(OpsOptions ops) {
+    if (ops.metricsAuth != OpsOptions.MetricsAuth.none) {
+      throw new IllegalArgumentException("--metrics-auth=" + ops.metricsAuth + " needs a Kubernetes client");
+    }
+    return start(ops, () -> {
+      throw new IllegalStateException("no client with --metrics-auth=none");
+    });
+  }
+
+  /**
+   * Starts the ops server; with {@code --metrics-auth=kubernetes} its metrics port reviews each
+   * bearer token through a client from {@code kubernetes} (owned by the runtime).
+   */
+  static StageRuntime start(OpsOptions ops, Supplier<KubernetesClient> kubernetes) {
     StageRuntime runtime = new StageRuntime(ops.podSeries());
     runtime.readiness.add(STARTING, () -> false);
     runtime.own(MeterBinders.bindJvm(runtime.registry));
     try {
-      runtime.server = runtime.own(OpsServer.start(ops.config(), runtime.registry, runtime.readiness));
+      Optional<TokenAuthorizer> authorizer = Optional.empty();
+      if (ops.metricsAuth == OpsOptions.MetricsAuth.kubernetes) {
+        KubernetesClient client = runtime.own(kubernetes.get());
+        authorizer = Optional.of(new TokenAuthorizer(new KubernetesAccessReviews(client)));
+        LOG.info("metrics port: TokenReview and SubjectAccessReview at {} (--metrics-auth=none turns it off)",
+            client.getMasterUrl());
+      }
+      runtime.server = runtime.own(OpsServer.start(
+          ops.config(), runtime.registry, runtime.readiness, Clock.systemUTC(), authorizer));
     } catch (TlsMaterialException e) {
       runtime.close();
       throw new UserError("--metrics-cert-path: " + e.getMessage());

@@ -34,7 +34,8 @@ class StageRuntimeTest {
     OpsOptions ops = new OpsOptions();
     new CommandLine(new Object() {
       @CommandLine.Mixin OpsOptions mixin = ops;
-    }).parseArgs("--health-port", "0", "--metrics-port", "0", "--metrics-secure", "false");
+    }).parseArgs("--health-port", "0", "--metrics-port", "0", "--metrics-secure", "false",
+        "--metrics-auth", "none");
     return ops;
   }
 

@@ -44,8 +44,9 @@ class ChartConventionsTest {
     assertThat(rendered.all(ServiceAccount.class)).isEmpty();
     assertThat(rendered.deployments()).allSatisfy(d -> assertThat(d.getSpec().getTemplate().getSpec()
         .getServiceAccountName()).isEqualTo("platform-" + component(d)));
+    // every stage asks for the metrics port's token reviews; ingest and actuator call the API too
     assertThat(subjects(rendered)).extracting(Subject::getName)
-        .containsOnly("platform-ingest", "platform-actuator");
+        .containsOnly("platform-ingest", "platform-actuator", "platform-topology", "platform-webhook");
   }
 
   @Test

@@ -57,6 +57,21 @@ class MetricsChartTest {
   }
 
   @Test
+  void metricsNeedAKubernetesTokenByDefaultAndTheServiceMonitorSendsPrometheusOwn() {
+    assertThat(Charts.operator().containers())
+        .allSatisfy(c -> assertThat(c.getArgs()).contains("--metrics-auth=kubernetes"));
+
+    JsonNode endpoint = spec(serviceMonitor(Charts.operator("production.yaml"))).at("/endpoints/0");
+    assertThat(endpoint.get("bearerTokenFile").asText())
+        .isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
+    assertThat(endpoint.get("scheme").asText()).isEqualTo("https");
+
+    JsonNode open = spec(serviceMonitor(Charts.operatorSet(Map.of("metrics.auth", "none"), "production.yaml")))
+        .at("/endpoints/0");
+    assertThat(open.has("bearerTokenFile")).isFalse();
+  }
+
+  @Test
   void certManagerMetricsTlsMountsTheCertAndTheServiceMonitorVerifiesItsCa() {
     Rendered rendered = Charts.operator("production.yaml");
 

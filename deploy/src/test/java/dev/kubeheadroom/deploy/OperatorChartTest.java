@@ -296,11 +296,12 @@ class OperatorChartTest {
   }
 
   @Test
-  void disruptionBudgetsNetworkPolicyAndConfigAreOffByDefault() {
+  void disruptionBudgetsAndConfigAreOffByDefaultTheNetworkPolicyOn() {
     Rendered rendered = Charts.operator();
 
     assertThat(rendered.all(PodDisruptionBudget.class)).isEmpty();
-    assertThat(rendered.all(NetworkPolicy.class)).isEmpty();
+    assertThat(rendered.all(NetworkPolicy.class)).hasSize(1);
+    assertThat(Charts.operatorSet(Map.of("networkPolicy.enabled", "false")).all(NetworkPolicy.class)).isEmpty();
     assertThat(rendered.generic("HeadroomConfig")).isEmpty();
   }
 
@@ -317,15 +318,19 @@ class OperatorChartTest {
     });
   }
 
-  @Test
-  void networkPolicyAdmitsOnlyMetricsHealthAndWebhookPorts() {
-    Rendered rendered = Charts.operator("production.yaml");
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"defaults", "production.yaml"})
+  void networkPolicyAdmitsOnlyMetricsHealthAndWebhookPorts(String values) {
+    Rendered rendered = values.equals("defaults") ? Charts.operator() : Charts.operator(values);
 
     NetworkPolicy policy = rendered.all(NetworkPolicy.class).get(0);
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
     List<Integer> ports = policy.getSpec().getIngress().stream()
         .flatMap(rule -> rule.getPorts().stream()).map(p -> p.getPort().getIntVal()).toList();
     assertThat(ports).containsExactlyInAnyOrder(8443, 8081, 9443);
+    // the API server calls the webhook and the kubelet probes health: neither is a selectable pod
+    assertThat(policy.getSpec().getIngress()).filteredOn(r -> r.getPorts().get(0).getPort().getIntVal() != 8443)
+        .allSatisfy(r -> assertThat(r.getFrom()).isNullOrEmpty());
     // Metrics only from the selected namespaces.
     assertThat(policy.getSpec().getIngress()).filteredOn(r -> r.getPorts().get(0).getPort().getIntVal() == 8443)
         .singleElement().satisfies(r -> assertThat(r.getFrom()).singleElement()

@@ -45,8 +45,12 @@ class RbacTest {
   /** ResizePatcher GETs each pod before it applies to pods/resize; StatusAnnotator patches the pod. */
   private static final Set<String> ACTUATOR_PODS = Set.of("pods get", "pods/resize patch", "pods patch");
 
+  /** The metrics port's TokenReview and SubjectAccessReview (metrics.auth=kubernetes): every stage. */
+  private static final Set<String> REVIEWS = Set.of(
+      "authentication.k8s.io/tokenreviews create", "authorization.k8s.io/subjectaccessreviews create");
+
   /** Everything the whole release may do: the union of the above, nothing else. */
-  private static final Set<String> ALLOWED = union(READS, EVENTS, LEASE, STATUS, ACTUATOR_PODS);
+  private static final Set<String> ALLOWED = union(READS, EVENTS, LEASE, STATUS, ACTUATOR_PODS, REVIEWS);
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"defaults", "production.yaml", "all-in-one.yaml", "all-in-one-production.yaml"})
@@ -63,9 +67,10 @@ class RbacTest {
   }
 
   @Test
-  void noRuleUsesWildcardsOrNonResourceUrls() {
+  void noRuleUsesWildcardsAndOnlyTheReaderRolesNameUrls() {
     Rendered rendered = Charts.operator("production.yaml");
     List<PolicyRule> rules = rendered.all(ClusterRole.class).stream()
+        .filter(r -> !r.getMetadata().getName().endsWith("-reader"))
         .flatMap(r -> r.getRules().stream()).collect(Collectors.toList());
     rendered.all(Role.class).forEach(r -> rules.addAll(r.getRules()));
 
@@ -78,13 +83,47 @@ class RbacTest {
   }
 
   @Test
+  void scrapersAndExplainUsersGetOneUrlEachAndNoStageHoldsThem() {
+    Rendered rendered = Charts.operator();
+
+    for (String reader : List.of("metrics", "bookings")) {
+      ClusterRole role = rendered.one(ClusterRole.class, Charts.RELEASE + "-" + reader + "-reader");
+      assertThat(role.getRules()).singleElement().satisfies(rule -> {
+        assertThat(rule.getNonResourceURLs()).containsExactly("/" + reader);
+        assertThat(rule.getVerbs()).containsExactly("get");
+        assertThat(rule.getResources()).isNullOrEmpty();
+      });
+    }
+    // bound only when the chart is told the Prometheus account
+    assertThat(rendered.all(ClusterRoleBinding.class)).noneMatch(b -> b.getRoleRef().getName().endsWith("-reader"));
+    ClusterRoleBinding prometheus = Charts.operatorSet(Map.of(
+            "prometheus.serviceAccount.name", "prometheus-k8s", "prometheus.serviceAccount.namespace", "monitoring"))
+        .one(ClusterRoleBinding.class, Charts.RELEASE + "-metrics-reader");
+    assertThat(prometheus.getRoleRef().getName()).isEqualTo(Charts.RELEASE + "-metrics-reader");
+    assertThat(prometheus.getSubjects()).singleElement().satisfies(s -> {
+      assertThat(s.getName()).isEqualTo("prometheus-k8s");
+      assertThat(s.getNamespace()).isEqualTo("monitoring");
+    });
+  }
+
+  @Test
+  void metricsAuthNoneGrantsNoReviewsAndShipsNoReaders() {
+    Rendered rendered = Charts.operatorSet(Map.of("metrics.auth", "none"));
+
+    assertThat(rendered.all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
+        .containsExactlyInAnyOrder(Charts.RELEASE + "-ingest", Charts.RELEASE + "-actuator");
+    assertThat(rendered.containers()).allSatisfy(c -> assertThat(c.getArgs()).contains("--metrics-auth=none"));
+  }
+
+  @Test
   void eachStageServiceAccountHoldsOnlyWhatItsStageUses() {
     Map<String, Set<String>> effective = effectiveGrants(Charts.operator());
 
-    assertThat(effective.get(SA + "ingest")).isEqualTo(union(READS, STATUS, EVENTS, LEASE));
-    assertThat(effective.get(SA + "actuator")).isEqualTo(union(ACTUATOR_PODS, EVENTS));
-    // the webhook reads its state from Kafka; like the topology it makes no API call
-    assertThat(effective).doesNotContainKeys(SA + "topology", SA + "webhook");
+    assertThat(effective.get(SA + "ingest")).isEqualTo(union(READS, STATUS, EVENTS, LEASE, REVIEWS));
+    assertThat(effective.get(SA + "actuator")).isEqualTo(union(ACTUATOR_PODS, EVENTS, REVIEWS));
+    // the webhook reads its state from Kafka; like the topology its only API calls are the reviews
+    assertThat(effective.get(SA + "topology")).isEqualTo(REVIEWS);
+    assertThat(effective.get(SA + "webhook")).isEqualTo(REVIEWS);
   }
 
   @Test
@@ -118,8 +157,8 @@ class RbacTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"topology", "webhook"})
-  void kafkaOnlyStagesRunWithoutKubernetesCredentials(String stage) {
-    Rendered rendered = Charts.operator();
+  void kafkaOnlyStagesRunWithoutKubernetesCredentialsWhenMetricsAuthIsNone(String stage) {
+    Rendered rendered = Charts.operatorSet(Map.of("metrics.auth", "none"));
 
     ServiceAccount sa = rendered.one(ServiceAccount.class, Charts.RELEASE + "-" + stage);
     assertThat(sa.getAutomountServiceAccountToken()).isFalse();
@@ -130,7 +169,8 @@ class RbacTest {
   @Test
   void stagesThatCallTheApiGetTheirToken() {
     Rendered rendered = Charts.operator();
-    for (String stage : List.of("ingest", "actuator")) {
+    // the topology and the webhook only for the metrics port's reviews (metrics.auth=kubernetes)
+    for (String stage : List.of("ingest", "actuator", "topology", "webhook")) {
       assertThat(rendered.deployment(stage).getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
           .as(stage).isTrue();
     }

@@ -27,12 +27,23 @@ final class Chart {
   private Chart() {}
 
   /**
+   * Two defaults the tier does not run yet: the metrics port's TokenReview/SubjectAccessReview (the
+   * API double answers neither; ops' MetricsAuthRealServerTest covers them on the real server) and
+   * the NetworkPolicy (no server here enforces one; deploy's chart tests render it). The grants
+   * table in deploy/README.md is therefore generated with {@code metrics.auth=none}.
+   */
+  private static final Map<String, Object> TIER_BASELINE =
+      Map.of("metrics.auth", "none", "networkPolicy.enabled", "false");
+
+  /**
    * Renders the chart at its default values except {@code overrides} ({@code --set key=value}),
    * for a release {@code name} in {@code namespace}.
    */
   static List<HasMetadata> render(String name, String namespace, Map<String, Object> overrides) {
     TemplateCommand template = new Helm(OPERATOR).template().withName(name).withNamespace(namespace);
-    for (Map.Entry<String, Object> e : new LinkedHashMap<>(overrides).entrySet()) {
+    Map<String, Object> values = new LinkedHashMap<>(TIER_BASELINE);
+    values.putAll(overrides);
+    for (Map.Entry<String, Object> e : values.entrySet()) {
       template = template.set(e.getKey(), e.getValue());
     }
     return parse(template.call());

@@ -1,5 +1,7 @@
 package dev.kubeheadroom.ops;
 
+import com.sun.net.httpserver.Filter;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
@@ -55,36 +57,50 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
   private final ExecutorService healthThreads;
   private final ExecutorService metricsThreads;
   private final Supplier<Optional<TlsMaterial>> servingMaterial;
+  private final Optional<Filter> gate;
 
   private OpsServer(
       HttpServer health,
       HttpServer metrics,
       ExecutorService healthThreads,
       ExecutorService metricsThreads,
-      Supplier<Optional<TlsMaterial>> servingMaterial) {
+      Supplier<Optional<TlsMaterial>> servingMaterial,
+      Optional<Filter> gate) {
     this.health = health;
     this.metrics = metrics;
     this.healthThreads = healthThreads;
     this.metricsThreads = metricsThreads;
     this.servingMaterial = servingMaterial;
+    this.gate = gate;
   }
 
-  /** Starts both servers with the system clock. */
+  /** Starts both servers with the system clock, the metrics port open to anyone. */
   public static OpsServer start(
       OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness) throws IOException {
-    return start(config, registry, readiness, Clock.systemUTC());
+    return start(config, registry, readiness, Clock.systemUTC(), Optional.empty());
+  }
+
+  /** Starts both servers with the metrics port open to anyone. */
+  public static OpsServer start(
+      OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness, Clock clock)
+      throws IOException {
+    return start(config, registry, readiness, clock, Optional.empty());
   }
 
   /**
    * Starts both servers.
    *
    * @param clock times certificate rotation checks and the self-signed validity
+   * @param authorizer when present, every route of the metrics port ({@code /metrics}, a stage's
+   *     {@code /bookings}) answers only a bearer token it allows, for that route's path; the
+   *     health port stays open for the kubelet
    * @throws TlsMaterialException if {@code --metrics-cert-path} is unusable (one line, names the
    *     file)
    * @throws IOException if a port cannot be bound
    */
   public static OpsServer start(
-      OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness, Clock clock)
+      OpsConfig config, PrometheusMeterRegistry registry, Readiness readiness, Clock clock,
+      Optional<TokenAuthorizer> authorizer)
       throws IOException {
     HttpServer metrics;
     Supplier<Optional<TlsMaterial>> material;
@@ -138,7 +154,10 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
       throw new IOException("cannot bind --health-port=" + config.healthPort(), e);
     }
 
-    metrics.createContext("/", exact("/metrics", exchange -> serveScrape(exchange, registry)));
+    Optional<Filter> gate = authorizer.map(OpsServer::gate);
+    HttpContext scrape =
+        metrics.createContext("/metrics", exact("/metrics", exchange -> serveScrape(exchange, registry)));
+    gate.ifPresent(scrape.getFilters()::add);
     health.createContext("/", exchange -> {
       String path = exchange.getRequestURI().getPath();
       if (path.equals("/healthz")) {
@@ -157,10 +176,13 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
     health.setExecutor(healthThreads);
     metrics.start();
     health.start();
-    OpsServer server = new OpsServer(health, metrics, healthThreads, metricsThreads, material);
+    OpsServer server =
+        new OpsServer(health, metrics, healthThreads, metricsThreads, material, gate);
     LOG.info(
-        "serving /metrics over {} on :{}, /healthz and /readyz over HTTP on :{}",
-        config.metricsSecure() ? "HTTPS" : "HTTP", server.metricsPort(), server.healthPort());
+        "serving /metrics over {} on :{} ({}), /healthz and /readyz over HTTP on :{}",
+        config.metricsSecure() ? "HTTPS" : "HTTP", server.metricsPort(),
+        gate.isPresent() ? "bearer token, TokenReview + SubjectAccessReview" : "no authentication",
+        server.healthPort());
     return server;
   }
 
@@ -176,7 +198,37 @@ public final class OpsServer implements AutoCloseable, OpsRoutes {
     } catch (IllegalArgumentException none) {
       // first time
     }
-    metrics.createContext(path, handler);
+    HttpContext context = metrics.createContext(path, handler);
+    gate.ifPresent(context.getFilters()::add);
+  }
+
+  /**
+   * Serves a request only when {@code authorizer} allows its bearer token {@code get} on the
+   * route's path (the context's, so {@code /bookings/ns/pod} is authorized as {@code /bookings}).
+   */
+  private static Filter gate(TokenAuthorizer authorizer) {
+    return new Filter() {
+      @Override
+      public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+        String path = exchange.getHttpContext().getPath();
+        TokenAuthorizer.Verdict verdict = authorizer.decide(
+            exchange.getRequestHeaders().getFirst("Authorization"), path);
+        if (verdict instanceof TokenAuthorizer.Verdict.Allowed) {
+          chain.doFilter(exchange);
+          return;
+        }
+        if (verdict.status() == 401) {
+          exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        }
+        respond(exchange, verdict.status(), "text/plain; charset=utf-8",
+            (verdict.message() + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public String description() {
+        return "bearer token: TokenReview + SubjectAccessReview";
+      }
+    };
   }
 
   /**
