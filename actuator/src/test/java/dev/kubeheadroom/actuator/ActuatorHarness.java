@@ -192,7 +192,9 @@ final class ActuatorHarness implements AutoCloseable, BeforeEachCallback, AfterE
 
   List<Event> events(String reason) {
     return api.seedClient().events().v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason())).toList();
+        .filter(e -> reason.equals(e.getReason()))
+        .filter(e -> EventRecorder.REPORTING_CONTROLLER.equals(e.getReportingController())) // not the kubelet's
+        .toList();
   }
 
   double counter(String name, String result) {

@@ -198,6 +198,7 @@ class InfeasibleEventTest {
   private List<Event> events(String namespace, String pod) {
     return harness.api.seedClient().events().v1().events().inNamespace(namespace).list().getItems().stream()
         .filter(e -> "ResizeInfeasible".equals(e.getReason()))
+        .filter(e -> InfeasibleEvents.REPORTING_CONTROLLER.equals(e.getReportingController())) // not the kubelet's
         .filter(e -> pod.equals(e.getRegarding().getName()))
         .toList();
   }

@@ -84,7 +84,7 @@ class ChartOnRealNodeTest {
     String status = await("the status annotation").atMost(Cluster.CONVERGE).until(() -> cluster.pod(NS, "dry")
         .map(p -> p.getMetadata().getAnnotations()).map(a -> a == null ? null : a.get(HeadroomKeys.STATUS_ANNOTATION))
         .orElse(null), a -> a != null);
-    List<String> events = await("a dry-run Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), NS,
+    List<String> events = await("a dry-run Event").atMost(Cluster.CONVERGE).until(() -> Events.byHeadroomAbout(cluster.admin(), NS,
         "dry"), e -> e.stream().anyMatch(line -> line.contains("(dry-run) would adjust")));
     System.out.printf("MEASURED %s: dry run: annotation %s; Event %s; cfs quota %d before, %d after%n", RUN, status,
         events.stream().filter(line -> line.contains("dry-run")).findFirst().orElseThrow(), before.quotaMicros(),

@@ -1,22 +1,27 @@
 package dev.kubeheadroom.installed;
 
+import dev.kubeheadroom.schemas.HeadroomKeys;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.ArrayList;
 import java.util.List;
 
-/** The Events about one object, in either Events API ({@code v1} core or {@code events.k8s.io/v1}). */
+/**
+ * Headroom's Events about one object. Only Headroom's: the kubelets (real, and the stand-ins
+ * that copy them) record {@code ResizeStarted}, {@code ResizeInfeasible}… Events of their own on
+ * the same pods, which must not pass a check about what Headroom said. Headroom writes
+ * {@code events.k8s.io/v1} Events with a {@code reportingController} in its API group; a real
+ * server shows core Events there too, told apart by theirs ({@code kubelet}).
+ */
 final class Events {
+  private static final String HEADROOM = HeadroomKeys.GROUP + "/";
+
   private Events() {}
 
-  /** {@code reason: note} of every Event about pod {@code namespace/name}. */
-  static List<String> about(KubernetesClient client, String namespace, String name) {
-    List<String> out = new ArrayList<>();
-    client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> e.getInvolvedObject() != null && name.equals(e.getInvolvedObject().getName()))
-        .forEach(e -> out.add(e.getReason() + ": " + e.getMessage()));
-    client.events().v1().events().inNamespace(namespace).list().getItems().stream()
+  /** {@code reason: note} of every Event Headroom recorded about pod {@code namespace/name}. */
+  static List<String> byHeadroomAbout(KubernetesClient client, String namespace, String name) {
+    return client.events().v1().events().inNamespace(namespace).list().getItems().stream()
         .filter(e -> e.getRegarding() != null && name.equals(e.getRegarding().getName()))
-        .forEach(e -> out.add(e.getReason() + ": " + e.getNote()));
-    return out;
+        .filter(e -> e.getReportingController() != null && e.getReportingController().startsWith(HEADROOM))
+        .map(e -> e.getReason() + ": " + e.getNote())
+        .toList();
   }
 }

@@ -142,7 +142,7 @@ abstract class InstalledTier {
     await("the status annotation").atMost(Cluster.CONVERGE).until(() -> cluster.pod(ns(), "dry")
         .map(p -> p.getMetadata().getAnnotations())
         .map(a -> a != null && a.containsKey(HeadroomKeys.STATUS_ANNOTATION)).orElse(false));
-    await("an Event on the pod").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), ns(), "dry"),
+    await("an Event on the pod").atMost(Cluster.CONVERGE).until(() -> Events.byHeadroomAbout(cluster.admin(), ns(), "dry"),
         events -> !events.isEmpty());
     // ... and never asks for a resize, nor sets a limit
     assertThat(cluster.calls().stream().filter(c -> c.isResize() && c.namespace().equals(ns())))
@@ -261,7 +261,7 @@ abstract class InstalledTier {
     cluster.pod(ns(), "stuck", "small", "1");
 
     // then a warning Event says so
-    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.about(cluster.admin(), ns(), "stuck"),
+    await("an Infeasible Event").atMost(Cluster.CONVERGE).until(() -> Events.byHeadroomAbout(cluster.admin(), ns(), "stuck"),
         events -> events.stream().anyMatch(e -> e.contains("Infeasible")));
   }
 

@@ -95,6 +95,7 @@ public final class ApiServerDouble implements AutoCloseable {
   private final RequestJournal journal;
   private final KubernetesClient client;
   private final KubernetesClient seedClient;
+  private volatile ServerVersion version = ServerVersion.DEFAULT;
   private final List<KubernetesClient> extraClients = new CopyOnWriteArrayList<>();
   private final Duration startupTime;
 
@@ -220,6 +221,12 @@ public final class ApiServerDouble implements AutoCloseable {
   /** What {@code GET /version} answers from now on (default {@link ServerVersion#DEFAULT}). */
   public void version(ServerVersion version) {
     dispatcher.version(version);
+    this.version = version;
+  }
+
+  /** What {@code GET /version} answers (also the release {@link KubeletDouble} behaves as). */
+  public ServerVersion version() {
+    return version;
   }
 
   /** The requests answered so far, for counting. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.KubeletRules.ResizeProgram;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *       ahead of {@code status.observedGeneration}) it decides as a kubelet does
  *       ({@link ResizeAdmission}: Infeasible for Windows and static pods, for a Guaranteed pod's
  *       cpu change on a node labelled {@value ResizeAdmission#CPU_MANAGER_POLICY}{@code : static},
- *       and for requests above the Node's {@code status.allocatable.cpu}; Deferred when changed
- *       requests do not fit beside the node's other pods — never for a change of limits alone).
+ *       and, before v1.36, for requests above the Node's {@code status.allocatable.cpu} (Deferred
+ *       since); Deferred when changed requests do not fit beside the node's other pods).
  *       An admitted resize is allocated ({@code allocatedResources}), shows
  *       {@code PodResizeInProgress} for {@link #actuationDelay(Duration)}, then is actuated:
  *       {@code status.containerStatuses[].resources} take the spec's and the resize conditions
@@ -37,8 +38,14 @@ import org.slf4j.LoggerFactory;
  *       reason {@code Error}.
  * </ul>
  *
- * <p>Not modelled: container runtimes, restarts, probes, memory capacity, pod-level resources,
- * events.
+ * <p>It behaves as a kubelet of the double's {@link ApiServerDouble#version() version}: requests
+ * above allocatable are Infeasible before v1.36, Deferred since ({@link ResizeAdmission}). Its
+ * Events ({@link KubeletEvents}: {@code ResizeStarted}, {@code ResizeCompleted}, Warning
+ * {@code ResizeDeferred} / {@code ResizeInfeasible} / {@code ResizeError}) are written as core
+ * {@code v1} Events from component {@code kubelet} through the seed client, so they stay out of the
+ * request journal too.
+ *
+ * <p>Not modelled: container runtimes, restarts, probes, memory capacity, pod-level resources.
  */
 public final class KubeletDouble implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeletDouble.class);
@@ -46,6 +53,7 @@ public final class KubeletDouble implements AutoCloseable {
   /** How the kubelet of a node answers a resize. */
   public enum ResizeAnswer { APPLY, DEFERRED, INFEASIBLE, IN_PROGRESS, ACTUATION_ERROR }
 
+  private final ApiServerDouble api;
   private final ApiServerDispatcher store;
   private final KubeletRules.NodeView view;
   private final Clock clock;
@@ -53,6 +61,7 @@ public final class KubeletDouble implements AutoCloseable {
   private volatile boolean closed;
 
   private KubeletDouble(ApiServerDouble api, Clock clock) {
+    this.api = api;
     this.store = api.dispatcher();
     this.view = new KubeletRules.NodeView() {
       @Override
@@ -133,22 +142,28 @@ public final class KubeletDouble implements AutoCloseable {
 
   private void reconcile(String namespace, String name) {
     try {
-      if (store.updatePod(namespace, name, this::desired)) {
+      List<KubeletRules.Effect> effects = new ArrayList<>(1);
+      if (store.updatePod(namespace, name, pod -> desired(pod, effects))) {
         work.statusWritten();
       }
+      // after the store's write lock is released: the Events go through the seed client
+      effects.stream().filter(e -> !e.events().isEmpty()).forEach(e -> store.pod(namespace, name).ifPresent(pod ->
+          KubeletEvents.write(api.seedClient(), pod, pod.path("spec").path("nodeName").asText(), e.events(),
+              clock.instant())));
     } catch (RuntimeException e) {
       LOG.warn("kubelet double failed on Pod({}/{})", namespace, name, e);
     }
   }
 
-  /** The pod as this kubelet would leave it (the same object if there is nothing to do). */
-  private ObjectNode desired(ObjectNode pod) {
+  /** The pod as this kubelet would leave it (the same object if there is nothing to do); its effect into {@code effects}. */
+  private ObjectNode desired(ObjectNode pod, List<KubeletRules.Effect> effects) {
     String node = pod.path("spec").path("nodeName").asText("");
     String uid = pod.path("metadata").path("uid").asText();
     String namespace = pod.path("metadata").path("namespace").asText();
     String name = pod.path("metadata").path("name").asText();
-    KubeletRules.Effect effect = work.reconcile(pod, view, node, uid, namespace + "/" + name,
+    KubeletRules.Effect effect = work.reconcile(pod, view, node, uid, namespace + "/" + name, api.version(),
         clock.instant().toString());
+    effects.add(effect);
     if (effect.actuateLater()) {
       work.actuateLater(uid, () -> reconcile(namespace, name));
     }

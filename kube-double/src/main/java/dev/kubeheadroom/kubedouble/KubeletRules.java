@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
+import dev.kubeheadroom.kubedouble.KubeletEvents.KubeletEvent;
 import dev.kubeheadroom.kubedouble.ResizeAdmission.Decision;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * What a kubelet does to a pod's status, as a pure function of the pod, its node and the node's
@@ -42,9 +44,10 @@ public final class KubeletRules {
    *     so the front end retries it when the node frees room
    * @param actuateLater the resize was admitted and shows {@code PodResizeInProgress}: reconcile
    *     again after the actuation delay to actuate it
+   * @param events the Events the kubelet records about the pod ({@link KubeletEvents#write})
    */
-  public record Effect(Boolean deferred, boolean actuateLater) {
-    public static final Effect NONE = new Effect(null, false);
+  public record Effect(Boolean deferred, boolean actuateLater, List<KubeletEvent> events) {
+    public static final Effect NONE = new Effect(null, false, List.of());
 
     /** Keeps {@code deferredKeys} the pods whose last resize decision was Deferred. */
     public void recordDeferral(Set<String> deferredKeys, String key) {
@@ -61,6 +64,8 @@ public final class KubeletRules {
   /**
    * Leaves {@code pod} (in place) as the kubelet of its node would, at {@code now}.
    *
+   * @param version the release the kubelet is: the server's (a kubelet is no newer than its
+   *     server), which decides requests above allocatable ({@link ResizeAdmission}) and the Events
    * @param program how the node's kubelet was told to answer resizes ({@link ResizeProgram#APPLY}
    *     unless a test programmed it)
    * @param actuating this pod's admitted resize is waiting out the actuation delay: leave it
@@ -68,7 +73,7 @@ public final class KubeletRules {
    * @return what the caller has to do beside writing the pod
    */
   public static Effect reconcile(ObjectNode pod, NodeView view, ResizeProgram program,
-      boolean actuating, boolean actuateNow, String now) {
+      boolean actuating, boolean actuateNow, ServerVersion version, String now) {
     String node = pod.path("spec").path("nodeName").asText("");
     ObjectNode status = pod.path("status") instanceof ObjectNode s ? s : pod.putObject("status");
     String phase = status.path("phase").asText("Pending");
@@ -92,21 +97,40 @@ public final class KubeletRules {
       return Effect.NONE;
     }
     Decision decision = ResizeAdmission.decide(pod, program.answer(), program.message(),
-        view.node(node), () -> view.podsOn(node));
+        view.node(node), () -> view.podsOn(node), version);
     boolean deferred = decision instanceof Decision.Pending p && p.reason().equals("Deferred");
     boolean actuateLater = false;
+    List<KubeletEvent> events = List.of();
     if (decision instanceof Decision.Pending pending) {
       removeCondition(status, "PodResizeInProgress");
+      JsonNode before = condition(status, "PodResizePending");
       setCondition(status, "PodResizePending", pending.reason(), pending.message(), generation, now);
+      if (!pending.reason().equals(before.path("reason").asText())
+          || before.path("observedGeneration").asLong(-1) != generation) { // SetPodResizePendingCondition's "changed"
+        events = KubeletEvents.pending(pod, generation, pending.reason(), pending.message(), version);
+      }
     } else if (decision instanceof Decision.Hold hold) {
       removeCondition(status, "PodResizePending");
       copyResources(pod, status, false);
+      JsonNode before = condition(status, "PodResizeInProgress");
       setCondition(status, "PodResizeInProgress", hold.reason(), hold.message(), generation, now);
+      if (before.isMissingNode()) {
+        events = KubeletEvents.started(pod, generation, version);
+      }
+      if (!hold.reason().isEmpty() && (!hold.reason().equals(before.path("reason").asText())
+          || !hold.message().equals(before.path("message").asText()))) {
+        events = concat(events, KubeletEvents.error(pod, generation, hold.message(), version));
+      }
     } else {
       removeCondition(status, "PodResizePending");
-      if (actuateNow || inProgressSince(status, generation)) {
+      boolean started = inProgressSince(status, generation);
+      if (!started) {
+        events = KubeletEvents.started(pod, generation, version);
+      }
+      if (actuateNow || started) {
         copyResources(pod, status, true);
         removeCondition(status, "PodResizeInProgress");
+        events = concat(events, KubeletEvents.completed(pod, generation, version));
       } else {
         copyResources(pod, status, false);
         setCondition(status, "PodResizeInProgress", "", "", generation, now);
@@ -114,7 +138,11 @@ public final class KubeletRules {
       }
     }
     status.put("observedGeneration", generation);
-    return new Effect(deferred ? Boolean.TRUE : Boolean.FALSE, actuateLater);
+    return new Effect(deferred ? Boolean.TRUE : Boolean.FALSE, actuateLater, events);
+  }
+
+  private static List<KubeletEvent> concat(List<KubeletEvent> first, List<KubeletEvent> then) {
+    return Stream.concat(first.stream(), then.stream()).toList();
   }
 
   /** The kubelet started actuating this generation's resize (a reasonless InProgress for it). */
@@ -219,6 +247,22 @@ public final class KubeletRules {
     return MissingNode.getInstance();
   }
 
+  private static JsonNode condition(ObjectNode status, String type) {
+    for (JsonNode existing : status.path("conditions")) {
+      if (type.equals(existing.path("type").asText())) {
+        return existing.deepCopy();
+      }
+    }
+    return MissingNode.getInstance();
+  }
+
+  /**
+   * Sets a resize condition as the kubelet's status manager does ({@code updatedPodResizeCondition}):
+   * {@code lastTransitionTime} moves when the reason changes, {@code lastProbeTime} each time the
+   * kubelet tries the resize. The kubelet writes the status only when a condition's reason,
+   * message or status changed (its {@code isPodStatusByKubeletEqual} ignores both times), so an
+   * unchanged retry leaves the stored probe time: here it moves only when something else does.
+   */
   private static void setCondition(ObjectNode status, String type, String reason, String message,
       long generation, String now) {
     ArrayNode conditions = status.path("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
@@ -233,6 +277,11 @@ public final class KubeletRules {
           .put("lastTransitionTime", now);
     } else if (!reason.equals(condition.path("reason").asText(""))) {
       condition.put("lastTransitionTime", now);
+    }
+    if (!condition.has("lastProbeTime") || !reason.equals(condition.path("reason").asText(""))
+        || !message.equals(condition.path("message").asText())
+        || condition.path("observedGeneration").asLong(-1) != generation) {
+      condition.put("lastProbeTime", now);
     }
     condition.put("observedGeneration", generation);
     if (!reason.isEmpty()) {

@@ -56,12 +56,13 @@ public final class KubeletWork implements AutoCloseable {
 
   /**
    * {@link KubeletRules#reconcile} of {@code pod} (uid {@code uid}, on {@code node}) with this
-   * front end's program, actuation and delay; the pod's deferral is noted under {@code key}.
+   * front end's program, actuation and delay, as a kubelet of {@code version}; the pod's deferral
+   * is noted under {@code key}.
    */
   public KubeletRules.Effect reconcile(ObjectNode pod, KubeletRules.NodeView view, String node, String uid,
-      String key, String now) {
+      String key, ServerVersion version, String now) {
     KubeletRules.Effect effect = KubeletRules.reconcile(pod, view, programs.getOrDefault(node, ResizeProgram.APPLY),
-        actuating.contains(uid), actuationDelay.isZero(), now);
+        actuating.contains(uid), actuationDelay.isZero(), version, now);
     effect.recordDeferral(deferred, key);
     return effect;
   }

@@ -16,10 +16,13 @@ import java.util.function.Supplier;
  *   <li>Infeasible: Windows pods, static pods; a Guaranteed pod whose cpu request changes on a node
  *       with the static CPU manager (the node carries the label or annotation
  *       {@value #CPU_MANAGER_POLICY}{@code : static}); a pod whose cpu requests exceed the node's
- *       {@code status.allocatable.cpu}.
+ *       {@code status.allocatable.cpu} (a kubelet before v1.36).
+ *   <li>Deferred: a pod whose cpu requests exceed allocatable on a v1.36 or later kubelet, with the
+ *       fit predicate's message ({@code Node didn't have enough resource: cpu, requested: …, used:
+ *       …, capacity: …}), whether or not the requests changed.
  *   <li>Deferred: the requests changed and the node's other pods' allocated cpu requests plus this
  *       pod's do not fit allocatable now. Only requests are admitted against allocatable, so a
- *       change of limits alone is never Deferred.
+ *       change of limits alone is Deferred only where the requests already exceed it (above).
  *   <li>Otherwise the resize is admitted (allocated), then actuated.
  * </ul>
  *
@@ -29,6 +32,13 @@ import java.util.function.Supplier;
 final class ResizeAdmission {
   /** Node label or annotation naming the kubelet's CPU manager policy ({@code none} by default). */
   static final String CPU_MANAGER_POLICY = "kube-double.dev/cpu-manager-policy";
+  /**
+   * The release whose kubelet moved resize admission into admit handlers
+   * ({@code pkg/kubelet/allocation/handlers.go}, new in v1.36.0; v1.35.0's {@code canResizePod}
+   * still answers Infeasible): requests above allocatable fail the fit predicate like any
+   * other shortage, and every refusal but the handlers' own is Deferred.
+   */
+  static final int ADMIT_HANDLER_SINCE_MINOR = 36;
 
   private ResizeAdmission() {}
 
@@ -48,9 +58,11 @@ final class ResizeAdmission {
    * @param programmed the answer a test programmed for the node
    * @param node the stored Node, if any
    * @param podsOnNode the other pods bound to the node (read only when requests change)
+   * @param version the kubelet's release (requests above allocatable: Infeasible before
+   *     {@value #ADMIT_HANDLER_SINCE_MINOR}, Deferred since)
    */
   static Decision decide(JsonNode pod, KubeletDouble.ResizeAnswer programmed, String message,
-      Optional<JsonNode> node, Supplier<List<JsonNode>> podsOnNode) {
+      Optional<JsonNode> node, Supplier<List<JsonNode>> podsOnNode, ServerVersion version) {
     switch (programmed) {
       case INFEASIBLE -> {
         return new Decision.Pending("Infeasible", message);
@@ -81,25 +93,36 @@ final class ResizeAdmission {
             "Resize is infeasible for Guaranteed Pods alongside CPU Manager policy \"static\"");
       }
       if (allocatable.isPresent() && requested > allocatable.get()) {
-        return new Decision.Pending("Infeasible", "Node didn't have enough capacity: cpu, requested: "
-            + requested + ", capacity: " + allocatable.get());
+        return version.atLeast(ADMIT_HANDLER_SINCE_MINOR)
+            ? fitFailure(pod, requested, allocatable.get(), podsOnNode)
+            : new Decision.Pending("Infeasible", "Node didn't have enough capacity: cpu, requested: "
+                + requested + ", capacity: " + allocatable.get());
       }
     }
     if (requestsChanged && programmed == KubeletDouble.ResizeAnswer.DEFERRED) {
       return new Decision.Pending("Deferred", message);
     }
     if (requestsChanged && allocatable.isPresent()) {
-      String uid = pod.path("metadata").path("uid").asText();
-      long used = podsOnNode.get().stream()
-          .filter(other -> !uid.equals(other.path("metadata").path("uid").asText()))
-          .filter(other -> !terminal(other))
-          .mapToLong(ResizeAdmission::allocatedCpuMilli).sum();
-      if (used + requested > allocatable.get()) {
-        return new Decision.Pending("Deferred", "Node didn't have enough resource: cpu, requested: "
-            + requested + ", used: " + used + ", capacity: " + allocatable.get());
+      Decision.Pending deferred = fitFailure(pod, requested, allocatable.get(), podsOnNode);
+      if (deferred != null) {
+        return deferred;
       }
     }
     return new Decision.Admit();
+  }
+
+  /** The fit predicate's Deferred when the node's other pods and this one exceed allocatable, else null. */
+  private static Decision.Pending fitFailure(JsonNode pod, long requested, long allocatable,
+      Supplier<List<JsonNode>> podsOnNode) {
+    String uid = pod.path("metadata").path("uid").asText();
+    long used = podsOnNode.get().stream()
+        .filter(other -> !uid.equals(other.path("metadata").path("uid").asText()))
+        .filter(other -> !terminal(other))
+        .mapToLong(ResizeAdmission::allocatedCpuMilli).sum();
+    return used + requested > allocatable
+        ? new Decision.Pending("Deferred", "Node didn't have enough resource: cpu, requested: "
+            + requested + ", used: " + used + ", capacity: " + allocatable)
+        : null;
   }
 
   /** Whether a container's desired request for {@code resource} differs from its allocation. */

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  */
 public record ServerVersion(String major, String minor, String gitVersion) {
   private static final Pattern SEMVER = Pattern.compile("v?(\\d+)\\.(\\d+)\\..*");
+  private static final Pattern LEADING_DIGITS = Pattern.compile("\\d+");
 
   /** A current, GA in-place-resize server: {@code v1.35.0}. */
   public static final ServerVersion DEFAULT = of("v1.35.0");
@@ -33,6 +34,17 @@ public record ServerVersion(String major, String minor, String gitVersion) {
       throw new IllegalArgumentException("expected a version like v1.35.0, got " + gitVersion);
     }
     return new ServerVersion(m.group(1), m.group(2), gitVersion);
+  }
+
+  /** The minor as a number: {@code 35} of {@code "35"} or {@code "35+"}; 0 when it has no digits. */
+  public int minorNumber() {
+    Matcher m = LEADING_DIGITS.matcher(minor);
+    return m.lookingAt() ? Integer.parseInt(m.group()) : 0;
+  }
+
+  /** Whether this is {@code 1.minimumMinor} or later (there is no major before 1). */
+  public boolean atLeast(int minimumMinor) {
+    return !"1".equals(major) || minorNumber() >= minimumMinor;
   }
 
   ObjectNode toJson() {

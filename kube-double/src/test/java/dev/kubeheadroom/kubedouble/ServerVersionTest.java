@@ -29,4 +29,13 @@ class ServerVersionTest {
   void refusesAVersionThatIsNotSemver() {
     assertThatThrownBy(() -> ServerVersion.of("latest")).hasMessageContaining("v1.35.0");
   }
+
+  @Test
+  void comparesReleasesByMinorIncludingAManagedOfferingsPlus() {
+    // the stand-in kubelets choose their behaviour by release ("36+" as some managed servers say)
+    assertThat(new ServerVersion("1", "36+", "v1.36.1-eks").atLeast(36)).isTrue();
+    assertThat(ServerVersion.of("v1.35.0").atLeast(36)).isFalse();
+    assertThat(ServerVersion.of("v1.37.2").minorNumber()).isEqualTo(37);
+    assertThat(ServerVersion.of("v2.0.0").atLeast(36)).isTrue();
+  }
 }

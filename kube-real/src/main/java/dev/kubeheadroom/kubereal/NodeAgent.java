@@ -3,9 +3,11 @@ package dev.kubeheadroom.kubereal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
+import dev.kubeheadroom.kubedouble.KubeletEvents;
 import dev.kubeheadroom.kubedouble.KubeletRules;
 import dev.kubeheadroom.kubedouble.KubeletRules.ResizeProgram;
 import dev.kubeheadroom.kubedouble.KubeletWork;
+import dev.kubeheadroom.kubedouble.ServerVersion;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * registers Nodes with capacity and allocatable, starts bound pods (Running, container statuses)
  * and acts on resizes, writing {@code pods/status} as a kubelet does. The decisions are
  * {@link KubeletRules}, the same rules {@code kube-double}'s kubelet applies to its own store:
- * one implementation, two front ends. No container runs: the agent answers for the API only
+ * one implementation, two front ends, as a kubelet of the server's release, Events included
+ * ({@link KubeletEvents}). No container runs: the agent answers for the API only
  * (the real-node profile has a real kubelet for what a container does).
  */
 public final class NodeAgent implements AutoCloseable {
@@ -42,12 +45,14 @@ public final class NodeAgent implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
   private final KubeletWork work = new KubeletWork("node-agent");
   private final KubeletRules.NodeView view;
+  private final ServerVersion version;
   private volatile boolean closed;
 
   private NodeAgent(KubernetesClient client, Clock clock) {
     this.client = client;
     this.json = client.getKubernetesSerialization();
     this.clock = clock;
+    this.version = ServerVersion.of(client.getKubernetesVersion().getGitVersion()); // the kubelet is the server's release
     this.nodes = client.nodes().inform();
     this.view = new KubeletRules.NodeView() {
       @Override
@@ -97,7 +102,7 @@ public final class NodeAgent implements AutoCloseable {
     }
     Map<String, Quantity> capacity = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory),
         "pods", new Quantity("250"));
-    String version = client.getKubernetesVersion().getGitVersion();
+    String kubeletVersion = version.gitVersion();
     Node node = new NodeBuilder()
         .withNewMetadata().withName(name)
             .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
@@ -108,7 +113,7 @@ public final class NodeAgent implements AutoCloseable {
                 .withMessage("kubelet is posting ready status")
                 .withLastHeartbeatTime(clock.instant().toString())
                 .withLastTransitionTime(clock.instant().toString()).endCondition()
-            .withNewNodeInfo().withKubeletVersion(version).withOperatingSystem("linux")
+            .withNewNodeInfo().withKubeletVersion(kubeletVersion).withOperatingSystem("linux")
                 .withArchitecture("amd64").withContainerRuntimeVersion("containerd://node-agent")
                 .withKernelVersion("").withOsImage("node-agent").withMachineID("").withSystemUUID("")
                 .withBootID("").withKubeProxyVersion("").endNodeInfo()
@@ -166,7 +171,7 @@ public final class NodeAgent implements AutoCloseable {
     ObjectNode before = tree(pod);
     ObjectNode after = before.deepCopy();
     String uid = pod.getMetadata().getUid();
-    KubeletRules.Effect effect = work.reconcile(after, view, pod.getSpec().getNodeName(), uid, key,
+    KubeletRules.Effect effect = work.reconcile(after, view, pod.getSpec().getNodeName(), uid, key, version,
         clock.instant().toString());
     if (!after.equals(before)) {
       try {
@@ -182,6 +187,7 @@ public final class NodeAgent implements AutoCloseable {
         return;
       }
     }
+    KubeletEvents.write(client, after, pod.getSpec().getNodeName(), effect.events(), clock.instant());
     if (effect.actuateLater()) {
       work.actuateLater(uid, () -> reconcile(key));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kubedouble.KubeletDouble.ResizeAnswer;
+import dev.kubeheadroom.kubedouble.ServerVersion;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -58,6 +60,16 @@ class NodeAgentTest {
     assertThat(condition(resized, "PodResizePending")).isEmpty();
     assertThat(resized.getStatus().getObservedGeneration())
         .isEqualTo(resized.getMetadata().getGeneration());
+    // ... and records the kubelet's Events of its release (ResizeStarted since v1.35)
+    boolean started = ServerVersion.of(api.client().getKubernetesVersion().getGitVersion()).atLeast(35);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(api.client().v1().events().inNamespace(NS)
+        .list().getItems()).filteredOn(e -> grow.equals(e.getInvolvedObject().getName()))
+        .allSatisfy(e -> {
+          assertThat(e.getSource().getComponent()).isEqualTo("kubelet");
+          assertThat(e.getReportingInstance()).isEqualTo("agent-n1");
+        })
+        .extracting(e -> e.getReason()).containsExactlyInAnyOrderElementsOf(started
+            ? List.of("ResizeStarted", "ResizeCompleted") : List.of("ResizeCompleted")));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.kubeheadroom.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.topology.booking.RefusalBackoff;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -36,5 +37,13 @@ class RefusalBackoffTest {
   void aHugeBaseSaturatesInsteadOfOverflowing() {
     Duration huge = Duration.ofMillis(Long.MAX_VALUE / 2);
     assertThat(RefusalBackoff.delay("a", 9, huge).toMillis()).isPositive();
+  }
+
+  @Test
+  void aDeferredResizeIsWaitedForAnInfeasibleOneBackedOffFrom() {
+    // a kubelet from v1.36 defers requests above allocatable that older ones called Infeasible:
+    // either answer must land right
+    assertThat(RefusalBackoff.refuses(OutcomeResult.DEFERRED)).isFalse();
+    assertThat(RefusalBackoff.refuses(OutcomeResult.INFEASIBLE)).isTrue();
   }
 }
