@@ -186,6 +186,12 @@ final class PodPlanner {
   }
 
   /**
+   * Ports this JVM handed out: a port is free when asked for but only bound once its process
+   * starts, so two flags of one pod (or two pods planned together) could otherwise get the same.
+   */
+  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
    * A free loopback port below the kernel's ephemeral range (32768+): a port picked there can be
    * taken by any outgoing connection on this shared machine before the process binds it.
    */
@@ -193,8 +199,13 @@ final class PodPlanner {
     java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 200; attempt++) {
       int port = random.nextInt(20_000, 32_000);
+      if (HANDED_OUT.contains(port)) {
+        continue;
+      }
       try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        return socket.getLocalPort();
+        if (HANDED_OUT.add(port)) {
+          return socket.getLocalPort();
+        }
       } catch (IOException taken) {
         // try another
       }
