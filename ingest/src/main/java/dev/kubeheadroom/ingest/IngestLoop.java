@@ -125,10 +125,6 @@ final class IngestLoop implements AutoCloseable {
     return namespaces;
   }
 
-  SnapshotPublisher pods() {
-    return pods;
-  }
-
   private void run() {
     while (true) {
       List<Work> batch;

@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Pod keys (and VPA keys, which name the pod keys to reconcile again) → the {@link ClusterProjector}, which decides what the
@@ -127,12 +126,5 @@ public final class SnapshotPublisher {
   /** The projector's node syncs for {@code nodes} and every node a published pod is on. */
   List<NodeSync> nodeSyncs(Collection<String> nodes, int recordBudget) {
     return projector.nodeSyncs(nodes, recordBudget);
-  }
-
-  /** The uids published per node (for tests and diagnostics). */
-  public Map<String, TreeSet<String>> publishedByNode() {
-    synchronized (projector) {
-      return projector.publishedByNode();
-    }
   }
 }

@@ -91,6 +91,10 @@ final class IngestHarness implements AutoCloseable {
     return c == null ? 0 : c.count();
   }
 
+  double gauge(Ingest ingest, String name) {
+    return registry(ingest).get(name).gauge().value();
+  }
+
   /** Creates (seeding: status kept as given) and returns the stored pod. */
   Pod seed(Pod pod) {
     return api.seedClient().pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -163,13 +162,6 @@ public final class ClusterProjector {
   /** Every pod snapshot published and not removed (terminal ones included). */
   public Collection<PodSnapshot> publishedPods() {
     return pods.values();
-  }
-
-  /** The uids published per node. */
-  public Map<String, TreeSet<String>> publishedByNode() {
-    Map<String, TreeSet<String>> byNode = new TreeMap<>();
-    pods.values().forEach(s -> byNode.computeIfAbsent(s.node(), n -> new TreeSet<>()).add(s.uid()));
-    return byNode;
   }
 
   /**
