@@ -49,7 +49,11 @@ final class IngestHarness implements AutoCloseable {
           b.topics = topics;
           b.topicLayout = TopicLayout.singleBroker(1);
           b.lease = IngestSettings.LeaseSettings.defaults(identity)
-              .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
+              .with(l -> {
+                l.leaseDuration = Duration.ofSeconds(4);
+                l.renewDeadline = Duration.ofSeconds(3);
+                l.retryPeriod = Duration.ofMillis(300);
+              });
         });
   }
 
