@@ -121,10 +121,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
    * ISR unless {@code topicConfigs} say otherwise) and waits until every partition's leader serves.
    */
   public void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
-    try (Admin admin = admin()) {
-      TopicReadiness.createAndAwaitLeaders(
-          admin, TopicReadiness.specs(partitionsByName, topicConfigs), TopicReadiness.DEFAULT_TIMEOUT);
-    }
+    TopicReadiness.createAndAwaitLeaders(this::admin, partitionsByName, topicConfigs);
   }
 
   /** Stops every running node (together: the last ones would otherwise wait for a lost quorum). */
