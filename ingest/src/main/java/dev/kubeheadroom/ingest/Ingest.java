@@ -94,7 +94,8 @@ public final class Ingest implements AutoCloseable {
       return t;
     });
     WorkQueue queue = new WorkQueue();
-    this.sink = new KafkaSink(settings, metrics, reason -> queue.add(new WorkQueue.Resync(reason)));
+    this.sink = new KafkaSink(settings, metrics, reason -> queue.add(new WorkQueue.Resync(reason)),
+        KafkaSink.DEFAULT_BUFFER_BYTES);
 
     SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new StrippedPodStore(new PodFieldStripper()));
@@ -170,11 +171,6 @@ public final class Ingest implements AutoCloseable {
     return informersSynced() && sink.reachable();
   }
 
-  /** A test seam: this instance's part in the election (a test may end it, as a paused process's). */
-  IngestLeader leader() {
-    return leader;
-  }
-
   /** Whether this instance holds the Lease and publishes. */
   public boolean leading() {
     return leader.leading();
@@ -202,16 +198,6 @@ public final class Ingest implements AutoCloseable {
   /** The HeadroomConfig in force and the last refusal's one-line reason, if any. */
   public dev.kubeheadroom.projection.LastGoodConfig configState() {
     return loop.config().state();
-  }
-
-  /** The ResizeInfeasible event writer (for tests). */
-  InfeasibleEvents infeasibleEvents() {
-    return infeasible;
-  }
-
-  /** The pod publisher (for diagnostics and tests). */
-  SnapshotPublisher podPublisher() {
-    return loop.pods();
   }
 
   private void watch(String kind, SharedIndexInformer<?> informer, boolean optional) {

@@ -15,14 +15,17 @@ import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A batch is everything queued when the loop looks: a full re-publish first if one is owed,
  * then the keys kind by kind (nodes, namespaces, LimitRanges, config, VPAs, pods: a node's
- * snapshot before its pods), the pods grouped by node, then the node syncs if they are due.
+ * snapshot before its pods), the pods grouped by node, then the node syncs if they are due. A
+ * VPA key adds the keys of its namespace's cached pods to the batch's pods: the projector judges
+ * which pods a VPA marks when it projects them, from nothing but what the loop hands it.
  */
 final class IngestLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IngestLoop.class);
@@ -89,8 +94,7 @@ final class IngestLoop implements AutoCloseable {
     this.metrics = metrics;
     this.publishing = publishing;
     this.groupLimit = Math.max(1, bufferCapacity / 2);
-    this.projector = new ClusterProjector(emitted, ns -> caches.pods().byIndex(Cache.NAMESPACE_INDEX, ns)
-        .stream().sorted(SnapshotPublisher.BY_NODE).toList(), ClusterProjector.AppliedLimits.NONE);
+    this.projector = new ClusterProjector(emitted, ClusterProjector.AppliedLimits.NONE);
     this.nodes = new NodePublisher(projector, metrics, caches.nodes());
     this.namespaces = new NamespaceTracker(projector, metrics, caches.namespaces(), caches.limitRanges());
     this.config = new ConfigTracker(projector, metrics, caches.configs());
@@ -119,10 +123,6 @@ final class IngestLoop implements AutoCloseable {
 
   NamespaceTracker namespaces() {
     return namespaces;
-  }
-
-  SnapshotPublisher pods() {
-    return pods;
   }
 
   private void run() {
@@ -161,14 +161,20 @@ final class IngestLoop implements AutoCloseable {
     }
     // after a re-publish, which read the caches as they are, a key changes nothing: not churn
     boolean churn = resyncs.isEmpty();
+    List<String> named = keys.getOrDefault(Kind.POD, List.of());
+    // a VPA's namespace's pods are reconciled as pod keys: the projector only takes what it is handed
+    Set<String> podKeys = new LinkedHashSet<>(named);
     for (Map.Entry<Kind, List<String>> entry : keys.entrySet()) {
-      if (entry.getKey() == Kind.POD) {
-        for (List<String> group : podGroups(entry.getValue())) {
-          step(() -> group.forEach(key -> pods.reconcile(key, churn)));
-        }
-      } else {
-        step(() -> entry.getValue().forEach(key -> reconcile(entry.getKey(), key, churn)));
+      Kind kind = entry.getKey();
+      if (kind == Kind.VPA) {
+        step(() -> entry.getValue().forEach(key -> podKeys.addAll(pods.vpa(key))));
+      } else if (kind != Kind.POD) {
+        step(() -> entry.getValue().forEach(key -> reconcile(kind, key, churn)));
       }
+    }
+    Set<String> namedSet = churn ? new HashSet<>(named) : Set.of();
+    for (List<String> group : podGroups(podKeys)) {
+      step(() -> group.forEach(key -> pods.reconcile(key, namedSet.contains(key))));
     }
     if (nodeSyncs && resyncs.isEmpty() && publishing.getAsBoolean()) {
       syncNodes();
@@ -181,8 +187,7 @@ final class IngestLoop implements AutoCloseable {
       case NAMESPACE -> namespaces.namespace(key, churn);
       case LIMIT_RANGE -> namespaces.limitRange(key);
       case CONFIG -> config.reconcile(key);
-      case VPA -> pods.vpa(key);
-      case POD -> pods.reconcile(key, churn);
+      case VPA, POD -> throw new IllegalArgumentException(kind + " keys are worked with the pods");
     }
   }
 
@@ -222,7 +227,7 @@ final class IngestLoop implements AutoCloseable {
   }
 
   /** The keys a node at a time; a node of more pods than half the buffer holds in slices of that. */
-  private List<List<String>> podGroups(List<String> keys) {
+  private List<List<String>> podGroups(Collection<String> keys) {
     List<List<String>> groups = new ArrayList<>();
     for (List<String> node : pods.byNode(keys)) {
       for (int from = 0; from < node.size(); from += groupLimit) {

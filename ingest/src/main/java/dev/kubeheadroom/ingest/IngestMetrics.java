@@ -43,6 +43,9 @@ import java.util.function.Supplier;
  *   <li>{@value #EVENT_FAILURES} [headroom_ingest_event_failures_total]: {@code ResizeInfeasible}
  *       events the API server refused or did not answer (or that found the writer's queue full);
  *       each is logged, none stops ingest
+ *   <li>{@value #INFEASIBLE} [headroom_ingest_infeasible_announced_pods]: pods in an Infeasible
+ *       episode this instance wrote the {@code ResizeInfeasible} event for (0 on a standby);
+ *       dropped when the episode ends or the pod is deleted
  * </ul>
  */
 public final class IngestMetrics {
@@ -62,6 +65,7 @@ public final class IngestMetrics {
   public static final String STATUS_WRITES = "headroom.config.status.writes";
   public static final String STATUS_FAILURES = "headroom.config.status.failures";
   public static final String EVENT_FAILURES = "headroom.ingest.event.failures";
+  public static final String INFEASIBLE = "headroom.ingest.infeasible.announced.pods";
 
   private final MeterRegistry registry;
   private final HeadroomMetrics shared;
@@ -147,6 +151,11 @@ public final class IngestMetrics {
 
   public void bufferedGauge(Supplier<Number> buffered) {
     Gauge.builder(BUFFERED, buffered).description("records queued or awaiting acknowledgement")
+        .register(registry);
+  }
+
+  public void infeasibleGauge(Supplier<Number> announced) {
+    Gauge.builder(INFEASIBLE, announced).description("pods in an Infeasible episode whose event this instance wrote")
         .register(registry);
   }
 }

@@ -6,7 +6,6 @@ import dev.kubeheadroom.projection.Emissions.NamespaceEmitted;
 import dev.kubeheadroom.projection.Emissions.NodeEmitted;
 import dev.kubeheadroom.projection.Emissions.PodEmitted;
 import dev.kubeheadroom.projection.Emissions.PodRemovedEmitted;
-import dev.kubeheadroom.projection.Emissions.PodUnreadable;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
@@ -61,9 +60,6 @@ final class IngestOutput implements IngestLoop.Publisher {
         if (sink.offer(topics.config(), HeadroomKeys.CONFIG_NAME, bytes)) {
           metrics.published(c.config() == null ? "config-deleted" : "config");
         }
-      } else if (e instanceof PodUnreadable u) {
-        metrics.invalid("pod");
-        LOG.warn("not published: {}", u.error().getMessage());
       }
     }
   }

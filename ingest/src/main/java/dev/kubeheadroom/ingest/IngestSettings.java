@@ -134,8 +134,21 @@ public record IngestSettings(
           Duration.ofSeconds(10), Duration.ofSeconds(2));
     }
 
-    public LeaseSettings withTimings(Duration lease, Duration renew, Duration retry) {
-      return new LeaseSettings(namespace, name, identity, lease, renew, retry);
+    /** These settings with some changed: {@code lease.with(b -> b.retryPeriod = d)}, as {@link IngestSettings#with}. */
+    public LeaseSettings with(Consumer<Builder> change) {
+      Builder b = new Builder();
+      change.accept(b);
+      return new LeaseSettings(b.namespace, b.name, b.identity, b.leaseDuration, b.renewDeadline, b.retryPeriod);
+    }
+
+    /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+    public final class Builder {
+      public String namespace = LeaseSettings.this.namespace;
+      public String name = LeaseSettings.this.name;
+      public String identity = LeaseSettings.this.identity;
+      public Duration leaseDuration = LeaseSettings.this.leaseDuration;
+      public Duration renewDeadline = LeaseSettings.this.renewDeadline;
+      public Duration retryPeriod = LeaseSettings.this.retryPeriod;
     }
 
     private static void text(String s, String what) {

@@ -84,13 +84,10 @@ public final class KafkaSink implements AutoCloseable {
   /**
    * @param resyncRequest called (from the sender thread; it must not block) when a full re-publish
    *     is owed and Kafka answers again; the argument is the reason
+   * @param bufferBytes the most bytes queued and unacknowledged ({@link #DEFAULT_BUFFER_BYTES})
    */
-  public KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest) {
-    this(settings, metrics, resyncRequest, DEFAULT_BUFFER_BYTES);
-  }
-
-  /** As above, the buffer holding at most {@code bufferBytes} (tests). */
-  KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest, long bufferBytes) {
+  public KafkaSink(IngestSettings settings, IngestMetrics metrics, Consumer<String> resyncRequest,
+      long bufferBytes) {
     this.bufferBytes = bufferBytes;
     this.settings = settings;
     this.metrics = metrics;

@@ -6,6 +6,7 @@ import dev.kubeheadroom.schemas.PodSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.util.ArrayList;
@@ -15,10 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * Pod keys (and the VPAs that re-judge pods) → the {@link ClusterProjector}, which decides what the
+ * Pod keys (and VPA keys, which name the pod keys to reconcile again) → the {@link ClusterProjector}, which decides what the
  * {@code pods} topic gets: a snapshot when a booking changed, a removal when a published pod is
  * gone, node syncs on request. Called by the {@link IngestLoop} only, under the projector's
  * monitor.
@@ -30,10 +30,6 @@ import java.util.TreeSet;
  * last projected for it.
  */
 public final class SnapshotPublisher {
-  /** Pods by node name (unbound ones first), then by key: the order a VPA re-judges them in. */
-  static final Comparator<Pod> BY_NODE = Comparator.comparing(SnapshotPublisher::nodeOf)
-      .thenComparing(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
-
   private final ClusterProjector projector;
   private final IngestMetrics metrics;
   private final Indexer<Pod> pods;
@@ -71,18 +67,21 @@ public final class SnapshotPublisher {
   }
 
   /**
-   * The VPA of {@code key} added, changed or gone: the projector re-judges its namespace's pods
-   * (in {@link #BY_NODE} order, so a node's re-judged pods are published together).
+   * The VPA of {@code key} added, changed or gone: the projector takes it, and the keys of its
+   * namespace's cached pods are returned for the loop to reconcile, as it does any pod key.
    */
-  void vpa(String key) {
+  List<String> vpa(String key) {
     GenericKubernetesResource vpa = vpas == null ? null : vpas.getByKey(key);
+    String namespace;
     if (vpa != null) {
-      projector.vpa(vpa, false);
-      return;
+      namespace = projector.vpa(vpa, false);
+    } else {
+      int slash = key.indexOf('/');
+      namespace = projector.vpa(new GenericKubernetesResourceBuilder().withNewMetadata()
+          .withNamespace(key.substring(0, slash)).withName(key.substring(slash + 1)).endMetadata().build(), true);
     }
-    int slash = key.indexOf('/');
-    projector.vpa(new GenericKubernetesResourceBuilder().withNewMetadata()
-        .withNamespace(key.substring(0, slash)).withName(key.substring(slash + 1)).endMetadata().build(), true);
+    return namespace == null ? List.of()
+        : pods.byIndex(Cache.NAMESPACE_INDEX, namespace).stream().map(Cache::metaNamespaceKeyFunc).toList();
   }
 
   /** Every cached pod's key. */
@@ -127,12 +126,5 @@ public final class SnapshotPublisher {
   /** The projector's node syncs for {@code nodes} and every node a published pod is on. */
   List<NodeSync> nodeSyncs(Collection<String> nodes, int recordBudget) {
     return projector.nodeSyncs(nodes, recordBudget);
-  }
-
-  /** The uids published per node (for tests and diagnostics). */
-  public Map<String, TreeSet<String>> publishedByNode() {
-    synchronized (projector) {
-      return projector.publishedByNode();
-    }
   }
 }

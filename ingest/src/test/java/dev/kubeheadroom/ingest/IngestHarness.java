@@ -49,7 +49,11 @@ final class IngestHarness implements AutoCloseable {
           b.topics = topics;
           b.topicLayout = TopicLayout.singleBroker(1);
           b.lease = IngestSettings.LeaseSettings.defaults(identity)
-              .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
+              .with(l -> {
+                l.leaseDuration = Duration.ofSeconds(4);
+                l.renewDeadline = Duration.ofSeconds(3);
+                l.retryPeriod = Duration.ofMillis(300);
+              });
         });
   }
 
@@ -89,6 +93,10 @@ final class IngestHarness implements AutoCloseable {
   double counter(Ingest ingest, String name, String... tags) {
     var c = registry(ingest).find(name).tags(tags).counter();
     return c == null ? 0 : c.count();
+  }
+
+  double gauge(Ingest ingest, String name) {
+    return registry(ingest).get(name).gauge().value();
   }
 
   /** Creates (seeding: status kept as given) and returns the stored pod. */

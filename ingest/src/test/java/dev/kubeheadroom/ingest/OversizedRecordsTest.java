@@ -88,7 +88,7 @@ class OversizedRecordsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     IngestMetrics metrics = new IngestMetrics(registry, new HeadroomMetrics(registry));
     IngestSettings settings = small(harness.settings("sink"));
-    try (KafkaSink sink = new KafkaSink(settings, metrics, resyncs::add)) {
+    try (KafkaSink sink = new KafkaSink(settings, metrics, resyncs::add, KafkaSink.DEFAULT_BUFFER_BYTES)) {
       sink.open(0); // unfenced: this test is about sizes
       await().atMost(IngestHarness.TIMEOUT).until(sink::reachable);
 

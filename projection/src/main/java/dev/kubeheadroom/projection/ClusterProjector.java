@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -32,7 +31,8 @@ import java.util.function.BiConsumer;
  *   <li>pods: a {@link PodSnapshot} when its booking changed ({@link PodSnapshot#sameBooking}:
  *       status churn is dropped), terminal ones included (the topology drops them from every
  *       sum), a {@link PodRemoved} when a published pod is deleted; a VPA that controls limits
- *       marks the pods it targets, and a VPA change re-judges its namespace's pods;
+ *       marks the pods it targets; on a VPA change the caller projects its namespace's pods again
+ *       (the projector holds no pod objects, only what it published);
  *   <li>nodes: a {@link NodeSnapshot} when it changed, a {@code NodeRemoved} when a published
  *       node is deleted;
  *   <li>namespaces with their LimitRanges: a {@link NamespaceInfo} when it changed, a tombstone
@@ -64,15 +64,6 @@ public final class ClusterProjector {
 
     /** @param config null: a tombstone (the defaults, dry-run) */
     void config(ClusterConfig config);
-
-    /** A pod re-judged after a VPA change could not be projected: it keeps what was published. */
-    default void unreadable(Pod pod, ProjectionException e) {}
-  }
-
-  /** The pods of a namespace as the caller's store has them (re-judged when a VPA changes). */
-  @FunctionalInterface
-  public interface PodSource {
-    Collection<Pod> inNamespace(String namespace);
   }
 
   /**
@@ -95,7 +86,6 @@ public final class ClusterProjector {
   private static final Object TOMBSTONE = new Object();
 
   private final Output out;
-  private final PodSource podSource;
   private final AppliedLimits applied;
   private final Map<String, PodSnapshot> pods = new HashMap<>(); // published, by uid
   private final Map<String, NodeSnapshot> nodes = new HashMap<>(); // published, by name
@@ -106,9 +96,8 @@ public final class ClusterProjector {
   private LastGoodConfig config = LastGoodConfig.INITIAL;
   private Object configSent; // ClusterConfig, TOMBSTONE, or null: nothing yet
 
-  public ClusterProjector(Output out, PodSource podSource, AppliedLimits applied) {
+  public ClusterProjector(Output out, AppliedLimits applied) {
     this.out = out;
-    this.podSource = podSource;
     this.applied = applied;
   }
 
@@ -175,13 +164,6 @@ public final class ClusterProjector {
     return pods.values();
   }
 
-  /** The uids published per node. */
-  public Map<String, TreeSet<String>> publishedByNode() {
-    Map<String, TreeSet<String>> byNode = new TreeMap<>();
-    pods.values().forEach(s -> byNode.computeIfAbsent(s.node(), n -> new TreeSet<>()).add(s.uid()));
-    return byNode;
-  }
-
   /**
    * One {@link NodeSync} per node of {@code nodes} (empty when no pod is left on it) and per node
    * a published pod is on, listing the uids published; a node of many pods in uid-range chunks of
@@ -220,10 +202,16 @@ public final class ClusterProjector {
 
   // ---- VPAs
 
-  /** A VerticalPodAutoscaler added, changed or deleted: its namespace's pods are judged again. */
-  public void vpa(GenericKubernetesResource vpa, boolean deleted) {
+  /**
+   * A VerticalPodAutoscaler added, changed or deleted. Which pods it marks is decided when a pod is
+   * projected, so the caller projects the pods of the namespace returned again, from its own
+   * store ({@link #pod(Pod)} each): what changed is published then.
+   *
+   * @return the namespace whose pods to project again; null when the object names none
+   */
+  public String vpa(GenericKubernetesResource vpa, boolean deleted) {
     if (vpa.getMetadata() == null || vpa.getMetadata().getName() == null) {
-      return;
+      return null;
     }
     String namespace = vpa.getMetadata().getNamespace();
     String name = vpa.getMetadata().getName();
@@ -234,16 +222,7 @@ public final class ClusterProjector {
     } else {
       byName.put(name, target);
     }
-    if (namespace == null) {
-      return;
-    }
-    for (Pod pod : new ArrayList<>(podSource.inNamespace(namespace))) {
-      try {
-        pod(pod);
-      } catch (ProjectionException e) {
-        out.unreadable(pod, e);
-      }
-    }
+    return namespace;
   }
 
   // ---- nodes

@@ -35,9 +35,6 @@ public final class Emissions implements ClusterProjector.Output {
   /** @param config null: a tombstone (the defaults, dry-run) */
   public record ConfigEmitted(ClusterConfig config) implements Emission {}
 
-  /** A pod re-judged after a VPA change could not be projected: it keeps what was published. */
-  public record PodUnreadable(Pod pod, ProjectionException error) implements Emission {}
-
   private final List<Emission> emitted = new ArrayList<>();
 
   /** What was emitted since the last call, in order; the list starts empty again. */
@@ -70,10 +67,5 @@ public final class Emissions implements ClusterProjector.Output {
   @Override
   public void config(ClusterConfig config) {
     emitted.add(new ConfigEmitted(config));
-  }
-
-  @Override
-  public void unreadable(Pod pod, ProjectionException e) {
-    emitted.add(new PodUnreadable(pod, e));
   }
 }

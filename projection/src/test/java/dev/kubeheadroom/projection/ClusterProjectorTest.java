@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 class ClusterProjectorTest {
   /** Every record the projector emitted, as "kind key detail". */
   private final List<Object> sent = new ArrayList<>();
-  private final List<Pod> cache = new ArrayList<>();
   private final Map<String, Map<String, Long>> applied = new HashMap<>();
   private final ClusterProjector projector = new ClusterProjector(new ClusterProjector.Output() {
     @Override
@@ -50,7 +49,7 @@ class ClusterProjectorTest {
     public void config(ClusterConfig config) {
       sent.add(config == null ? "config tombstone" : config);
     }
-  }, ns -> cache, applied::get);
+  }, applied::get);
 
   private static Pod pod(String phase, String resourceVersion) {
     return new PodBuilder(PodProjectionTest.pod(PodProjectionTest.container("app",
@@ -88,7 +87,7 @@ class ClusterProjectorTest {
   @Test
   void emissionsKeepWhatWasEmittedInOrderUntilDrained() {
     Emissions emitted = new Emissions();
-    ClusterProjector collecting = new ClusterProjector(emitted, ns -> cache, applied::get);
+    ClusterProjector collecting = new ClusterProjector(emitted, applied::get);
     Pod running = pod("Running", "1");
 
     collecting.pod(running);
@@ -102,15 +101,18 @@ class ClusterProjectorTest {
   }
 
   @Test
-  void aVpaThatControlsLimitsReJudgesThePodsOfItsNamespace() {
+  void aVpaThatControlsLimitsMarksItsPodsWhenTheCallerProjectsItsNamespaceAgain() {
     Pod running = pod("Running", "1");
-    cache.add(running);
     projector.pod(running);
     var vpa = VpaProjectionTest.vpa("{'targetRef':{'apiVersion':'apps/v1','kind':'Deployment','name':'web'}}");
 
+    assertThat(projector.vpa(vpa, false)).isEqualTo("team-a");
+    assertThat(sent).as("the projector holds no pods: a VPA alone publishes nothing").hasSize(1);
+    projector.pod(running);
     projector.vpa(vpa, false);
-    projector.vpa(vpa, false); // no change of verdict: nothing more
+    projector.pod(running); // no change of verdict: nothing more
     projector.vpa(vpa, true);
+    projector.pod(running);
 
     assertThat(sent).extracting(p -> ((PodSnapshot) p).vpaControlsLimits()).containsExactly(false, true, false);
   }

@@ -4,6 +4,7 @@ import dev.kubeheadroom.projection.ClusterProjector;
 import dev.kubeheadroom.projection.LastGoodConfig;
 import dev.kubeheadroom.projection.NodeProjection;
 import dev.kubeheadroom.projection.PodProjection;
+import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.projection.WatchEvent;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerChange;
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
 final class ClusterModel {
   private final Consumer<String> warnings;
   private final ClusterProjector projector;
-  /** Bound or not, non-terminal pods by uid: what a VPA change re-judges (an informer's cache). */
+  /** Bound or not, non-terminal pods by uid: what a VPA change projects again (an informer's cache). */
   private final Map<String, Pod> podObjects = new HashMap<>();
   private final Map<String, Map<String, Long>> ownedLimits = new HashMap<>();
   private long patches;
@@ -66,7 +67,7 @@ final class ClusterModel {
       public void config(ClusterConfig config) {
         engine.config(config);
       }
-    }, this::podsIn, ownedLimits::get);
+    }, ownedLimits::get);
   }
 
   long patches() {
@@ -125,7 +126,10 @@ final class ClusterModel {
             + verdict.refusal());
       }
     } else if ("VerticalPodAutoscaler".equals(object.getKind())) {
-      projector.vpa(object, deleted);
+      String namespace = projector.vpa(object, deleted);
+      if (namespace != null) {
+        rejudge(podsIn(namespace));
+      }
     }
   }
 
@@ -155,6 +159,17 @@ final class ClusterModel {
       podObjects.remove(uid);
     } else {
       podObjects.put(uid, pod);
+    }
+  }
+
+  /** As ingest's loop after a VPA change: the pods projected again; one that cannot be keeps its last snapshot. */
+  private void rejudge(List<Pod> pods) {
+    for (Pod pod : pods) {
+      try {
+        projector.pod(pod);
+      } catch (ProjectionException e) {
+        // nothing published for it: live ingest counts it invalid, simulate has no such metric
+      }
     }
   }
 

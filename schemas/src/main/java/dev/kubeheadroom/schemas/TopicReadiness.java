@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -94,6 +95,17 @@ public final class TopicReadiness {
       }
     }
     awaitLeaders(admin, created.keySet(), Duration.ofMillis(remainingMillis(deadline)));
+  }
+
+  /**
+   * As above, for the topics named with their partition counts and the same configs each, within
+   * {@link #DEFAULT_TIMEOUT}, through an admin client from {@code admin} closed afterwards.
+   */
+  public static void createAndAwaitLeaders(Supplier<Admin> admin, Map<String, Integer> partitionsByName,
+      Map<String, String> topicConfigs) {
+    try (Admin client = admin.get()) {
+      createAndAwaitLeaders(client, specs(partitionsByName, topicConfigs), DEFAULT_TIMEOUT);
+    }
   }
 
   /**

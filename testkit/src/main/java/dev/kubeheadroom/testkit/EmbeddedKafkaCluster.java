@@ -1,6 +1,5 @@
 package dev.kubeheadroom.testkit;
 
-import dev.kubeheadroom.schemas.TopicReadiness;
 import dev.kubeheadroom.kafka.embedded.BrokerPorts;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
@@ -17,8 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -41,7 +38,7 @@ import org.apache.kafka.common.Uuid;
  * }
  * }</pre>
  */
-public final class EmbeddedKafkaCluster implements AutoCloseable {
+public final class EmbeddedKafkaCluster implements KafkaBroker, AutoCloseable {
   private final List<ClusterNode> nodes;
 
   private EmbeddedKafkaCluster(List<ClusterNode> nodes) {
@@ -84,6 +81,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
   }
 
   /** Every node's client address, for {@code bootstrap.servers}. */
+  @Override
   public String bootstrapServers() {
     return nodes.stream().map(ClusterNode::address).collect(Collectors.joining(","));
   }
@@ -111,20 +109,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     nodes.get(index).start();
   }
 
-  /** An admin client for the cluster; the caller closes it. */
-  public Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
-  }
-
-  /**
-   * Creates the topics that do not exist yet (the cluster's default replication factor and min
-   * ISR unless {@code topicConfigs} say otherwise) and waits until every partition's leader serves.
-   */
-  public void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
-    try (Admin admin = admin()) {
-      TopicReadiness.createAndAwaitLeaders(
-          admin, TopicReadiness.specs(partitionsByName, topicConfigs), TopicReadiness.DEFAULT_TIMEOUT);
-    }
+  @Override
+  public String description() {
+    return "embedded Kafka cluster of " + nodes.size() + " nodes at " + bootstrapServers();
   }
 
   /** Stops every running node (together: the last ones would otherwise wait for a lost quorum). */

@@ -46,10 +46,7 @@ public interface KafkaBroker {
    * serves it (producing earlier can lose records, see {@link TopicReadiness}).
    */
   default void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
-    try (Admin admin = admin()) {
-      TopicReadiness.createAndAwaitLeaders(
-          admin, TopicReadiness.specs(partitionsByName, topicConfigs), DEFAULT_TIMEOUT);
-    }
+    TopicReadiness.createAndAwaitLeaders(this::admin, partitionsByName, topicConfigs);
   }
 
   default void createTopics(Map<String, Integer> partitionsByName) {

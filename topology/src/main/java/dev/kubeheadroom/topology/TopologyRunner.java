@@ -91,8 +91,8 @@ public final class TopologyRunner implements AutoCloseable {
   public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener,
       Duration stallBound) {
     Properties properties = properties(options, settings, listener);
-    TopologySettings fitted = settings.withMaxRecordBytes(
-        recordBudget(properties, settings.maxRecordBytes()));
+    int budget = recordBudget(properties, settings.maxRecordBytes());
+    TopologySettings fitted = settings.with(b -> b.maxRecordBytes = budget);
     KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
     ProgressProbe probe = new ProgressProbe(streams, Admin.create(adminProperties(options)), stallBound);
     streams.setGlobalStateRestoreListener(probe.restoreListener());

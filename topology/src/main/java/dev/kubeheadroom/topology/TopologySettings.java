@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.Topics;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -40,7 +41,21 @@ public record TopologySettings(Topics topics, Duration tick, UnaryOperator<Clust
     return new TopologySettings(topics, DEFAULT_TICK, UnaryOperator.identity());
   }
 
-  public TopologySettings withMaxRecordBytes(int bytes) {
-    return new TopologySettings(topics, tick, configView, bytes);
+  /**
+   * These settings with some changed: {@code settings.with(b -> b.maxRecordBytes = n)}, the
+   * settings classes' one copy style (as {@code IngestSettings#with}).
+   */
+  public TopologySettings with(Consumer<Builder> change) {
+    Builder b = new Builder();
+    change.accept(b);
+    return new TopologySettings(b.topics, b.tick, b.configView, b.maxRecordBytes);
+  }
+
+  /** The components of the settings {@link #with} starts from (these settings'), to assign. */
+  public final class Builder {
+    public Topics topics = TopologySettings.this.topics;
+    public Duration tick = TopologySettings.this.tick;
+    public UnaryOperator<ClusterConfig> configView = TopologySettings.this.configView;
+    public int maxRecordBytes = TopologySettings.this.maxRecordBytes;
   }
 }

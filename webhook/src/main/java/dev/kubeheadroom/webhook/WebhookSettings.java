@@ -58,9 +58,4 @@ public record WebhookSettings(
     return new WebhookSettings(kafka, topics, port, sslContext,
         DEFAULT_THREADS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT);
   }
-
-  public WebhookSettings withMaxBodyBytes(int value) {
-    return new WebhookSettings(kafka, topics, port, sslContext, threads,
-        value, requestTimeout);
-  }
 }

@@ -204,10 +204,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * after this returns loses nothing. Existing topics are left as they are.
    */
   public void createTopics(Map<String, Integer> partitionsByName, Map<String, String> topicConfigs) {
-    try (Admin admin = admin()) {
-      TopicReadiness.createAndAwaitLeaders(
-          admin, TopicReadiness.specs(partitionsByName, topicConfigs), TopicReadiness.DEFAULT_TIMEOUT);
-    }
+    TopicReadiness.createAndAwaitLeaders(this::admin, partitionsByName, topicConfigs);
   }
 
   /** Shuts the broker down, waits for it, and releases the data directory. Idempotent. */

@@ -216,7 +216,7 @@ final class StagedReplay {
             engine.config(config);
           }
         }
-      }, ns -> List.of(), owned::get); // generated scenarios carry no VPA
+      }, owned::get);
     }
 
     void apply(WatchEvent e) {

@@ -152,7 +152,11 @@ final class LivePipeline implements AutoCloseable {
         .with(b -> {
           b.topics = topics;
           b.lease = IngestSettings.LeaseSettings.defaults(identity)
-              .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
+              .with(l -> {
+                l.leaseDuration = Duration.ofSeconds(4);
+                l.renewDeadline = Duration.ofSeconds(3);
+                l.retryPeriod = Duration.ofMillis(300);
+              });
         }),
         api.newClient());
   }
