@@ -325,10 +325,15 @@ public final class ConfigProjection {
     if (v instanceof String s) {
       return s;
     }
-    if (v instanceof Number n) {
+    if (v instanceof Number n && isFinite(n)) {
       return new BigDecimal(n.toString()).toPlainString();
     }
     throw new ConfigException(field, "must be " + what + ", got " + quote(v));
+  }
+
+  /** A YAML/JSON number past a double (1e400) reads as Infinity: no BigDecimal spells that. */
+  private static boolean isFinite(Number n) {
+    return !(n instanceof Double d && !Double.isFinite(d)) && !(n instanceof Float f && !Float.isFinite(f));
   }
 
   private static boolean isWhole(Number n) {
@@ -344,9 +349,7 @@ public final class ConfigProjection {
     if (v == null) {
       return "nothing";
     }
-    // A YAML/JSON number past a double (1e400) reads as Infinity: no BigDecimal spells that.
-    String s = v instanceof Number n && !(n instanceof Double d && !Double.isFinite(d))
-        && !(n instanceof Float f && !Float.isFinite(f)) ? new BigDecimal(n.toString()).toPlainString() : v.toString();
+    String s = v instanceof Number n && isFinite(n) ? new BigDecimal(n.toString()).toPlainString() : v.toString();
     return "\"" + oneLine(s) + "\"";
   }
 
