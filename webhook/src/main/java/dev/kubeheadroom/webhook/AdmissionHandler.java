@@ -1,9 +1,11 @@
 package dev.kubeheadroom.webhook;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.projection.BindError;
@@ -12,7 +14,6 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -190,6 +191,17 @@ public final class AdmissionHandler {
       response.put("patchType", "JSONPatch");
       response.put("patch", Base64.getEncoder().encodeToString(patch));
     }
-    return review.toString().getBytes(StandardCharsets.UTF_8);
+    try {
+      return ASCII.writeValueAsBytes(review);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an ObjectNode of strings always writes", e);
+    }
   }
+
+  /**
+   * Writes every non-ASCII character of the uid as a JSON escape: a lone surrogate ({@code
+   * "\\ud800"}) is then echoed as it came, and the API server decodes both alike (as U+FFFD); written
+   * as UTF-8 it would become {@code ?} and no longer match the request's uid.
+   */
+  private static final ObjectWriter ASCII = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
 }
