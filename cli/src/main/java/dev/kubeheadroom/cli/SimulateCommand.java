@@ -1,5 +1,6 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.projection.PrettyJsonLines;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
 import dev.kubeheadroom.replay.ClusterReport;
@@ -95,8 +96,9 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     };
     ClusterReport report;
+    // PrettyJsonLines: kubectl get pods -w -o json prints each object over many lines.
     try (Stream<WatchLogItem> items = WatchLogReader.stream(WatchLogReader.forProjection(
-        piped ? stdin : Files.newInputStream(watchLog)))) {
+        new PrettyJsonLines(piped ? stdin : Files.newInputStream(watchLog))))) {
       report = new Simulation(fallback, observer).run(items.iterator());
     } catch (IOException e) {
       throw new UserError("--watch-log " + watchLog + ": " + e.getMessage());

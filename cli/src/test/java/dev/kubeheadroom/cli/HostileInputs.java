@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeheadroom.testkit.fuzz.FuzzCorpus;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The property every parser the outside world feeds must hold (docs/reliability.md, "Hostile
@@ -24,13 +22,7 @@ final class HostileInputs {
 
   /** The files of one corpus directory under {@code src/test/resources/fuzz}, seeds and findings. */
   static List<Path> corpus(String kind) {
-    try (Stream<Path> files = Files.list(Path.of(HostileInputs.class.getResource("/fuzz/" + kind).toURI()))) {
-      return files.sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return FuzzCorpus.files(HostileInputs.class, kind);
   }
 
   /** The contract's example log: what a config is tried against. */
@@ -40,11 +32,7 @@ final class HostileInputs {
   }
 
   static byte[] bytes(Path file) {
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FuzzCorpus.bytes(file);
   }
 
   static CliRun simulate(Path dir, byte[] log, byte[] config) throws IOException {

@@ -1,5 +1,7 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.testkit.fuzz.FuzzCorpus;
+import dev.kubeheadroom.testkit.fuzz.HostileDocuments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +63,7 @@ class HostileInputsFuzzProperties {
   }
 
   private static List<byte[]> seeds(String kind) {
-    return HostileInputs.corpus(kind).stream().map(HostileInputs::bytes).toList();
+    return FuzzCorpus.contents(HostileInputs.class, kind);
   }
 
   private static void deleteAll(Path dir) throws IOException {

@@ -106,6 +106,30 @@ class HostileSimulateInputsTest {
   }
 
   @Test
+  void kubectlsPrettyPrintedWatchOutputIsReadFromAPipe() throws Exception {
+    // kubectl get pods -w -o json --output-watch-events: each event over many lines, concatenated
+    StringBuilder events = new StringBuilder();
+    StringBuilder objects = new StringBuilder(); // the same without --output-watch-events
+    for (String line : contract()) {
+      JsonNode event = JSON.readTree(line);
+      events.append(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(event)).append('\n');
+      objects.append(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(event.get("object"))).append('\n');
+    }
+    CliRun file = CliRun.run("simulate", "--watch-log", log(contract()).toString(), "-o", "json");
+
+    CliRun piped = CliRun.withStdin(events.toString(), "simulate", "--watch-log", "-", "-o", "json");
+    assertThat(piped.exitCode()).as(piped.stderr()).isZero();
+    assertThat(piped.stdout()).isEqualTo(file.stdout());
+
+    CliRun bare = CliRun.withStdin(objects.toString(), "simulate", "--watch-log", "-", "-o", "json");
+    assertThat(bare.exitCode()).as(bare.stderr()).isZero();
+    JsonNode report = JSON.readTree(bare.stdout());
+    assertThat(report.get("summary").get("malformed").asInt()).as(bare.stderr()).isZero();
+    assertThat(report.get("pods").findValuesAsText("name")).as("every object an upsert")
+        .containsAll(JSON.readTree(file.stdout()).get("pods").findValuesAsText("name"));
+  }
+
+  @Test
   void aBindingErrorNamesTheFieldPathNotAJavaType() throws Exception {
     int pod = contract().size() - 1;
     var cases = java.util.Map.of(

@@ -1,5 +1,7 @@
 package dev.kubeheadroom.projection;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -13,13 +15,31 @@ import java.util.regex.Pattern;
  * ({@code spec.containers: expected an array, got a string}), never the Java type Jackson names
  * ({@code java.util.ArrayList<io.fabric8...Container>}).
  */
-final class BindError {
+public final class BindError {
   /** Jackson's "from String value" / "from Array value": the JSON token it met. */
   private static final Pattern GOT = Pattern.compile("from (String|Array|Object|Integer|Floating-point|Boolean|Null) value");
   /** A Java type in backticks, as Jackson quotes them. */
   private static final Pattern JAVA_TYPE = Pattern.compile("`[\\w.$<>, \\[\\]]+`");
+  /** The source Jackson names in a nested location ("start marker at [Source: ...; line: 1, ..."). */
+  private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*?; line");
 
   private BindError() {}
+
+  /**
+   * Any read failure of a JSON document in one line: a binding failure as its field path and
+   * problem (fields under {@code prefix}, e.g. {@code request.object.}), a syntax error as
+   * Jackson's own message and its position.
+   */
+  public static String describe(JsonProcessingException e, String prefix) {
+    if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      return prefix + describe(mapping);
+    }
+    JsonLocation at = e.getLocation();
+    String original = SOURCE.matcher(String.valueOf(e.getOriginalMessage())).replaceAll("[line");
+    String message = WatchLogReader.oneLine(JAVA_TYPE.matcher(original).replaceAll("a value"));
+    return at == null || at.getLineNr() < 0 ? message
+        : message + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+  }
 
   static String describe(JsonMappingException e) {
     String path = path(e);

@@ -125,6 +125,12 @@ public final class ClusterProjector {
     if (snapshot.sameBooking(last)) {
       return Outcome.UNCHANGED;
     }
+    if (last != null && !last.node().equals(snapshot.node())) {
+      // spec.nodeName changed (the API server forbids it, a log may hold it): records are keyed
+      // by node, so the old node hears of it only by a removal; it would keep booking the pod.
+      out.podRemoved(new PodRemoved(last.uid(), last.namespace(), last.name(), last.node()), last);
+      last = null;
+    }
     pods.put(snapshot.uid(), snapshot);
     out.pod(snapshot, last, pod);
     return Outcome.PUBLISHED;

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * The lines of a UTF-8 watch log read as bytes, for {@link WatchLogReader#forProjection}: the log
  * is read in large blocks, a plain Pod or Node line is bound straight from its bytes ({@link
  * ProjectedByteLine}), and every other line is decoded and read as text exactly as before ({@link
- * WatchLogReader#parseForProjection}). No {@code String} per line and no UTF-8 decoding on the way:
+ * WatchLogReader#parseForProjection}). {@link WatchLogReader#read(java.nio.file.Path)} splits its
+ * lines here too, decoding each and binding it whole. No {@code String} per line and no UTF-8 decoding on the way:
  * those and Jackson's tokenizer were most of the reading thread's time.
  *
  * <p>Lines split as {@code BufferedReader.readLine} splits them: at LF, CR or CR LF, the last one
@@ -67,13 +68,15 @@ final class WatchLogBytes implements Closeable {
         return null;
       }
       int start = pos;
-      boolean bound = true;
-      json.reset(buf, start);
-      try {
-        line.read(json);
-        json.ws();
-      } catch (JsonBytes.Refused refused) {
-        bound = false;
+      boolean bound = reader.projectedOnly();
+      if (bound) {
+        json.reset(buf, start);
+        try {
+          line.read(json);
+          json.ws();
+        } catch (JsonBytes.Refused refused) {
+          bound = false;
+        }
       }
       // A bound line's reading stopped before its break (a control byte); a refusal may have passed it.
       int stop = bound ? json.pos() : start;
@@ -99,7 +102,7 @@ final class WatchLogBytes implements Closeable {
         return new Malformed(number, "not UTF-8: byte " + (badByte + 1) + " of the line");
       }
       if (!text.isBlank()) {
-        return reader.parseForProjection(number, text);
+        return reader.parseLine(number, text);
       }
     }
   }

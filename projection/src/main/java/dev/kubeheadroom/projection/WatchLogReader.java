@@ -78,11 +78,11 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     this.projectedOnly = projectedOnly;
   }
 
-  private WatchLogReader(WatchLogBytes bytes) {
+  private WatchLogReader(WatchLogBytes bytes, boolean projectedOnly) {
     this.in = null;
     this.bytes = bytes;
     this.lastAt = Instant.EPOCH;
-    this.projectedOnly = true;
+    this.projectedOnly = projectedOnly;
   }
 
   /**
@@ -106,7 +106,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
 
   /** As above, reading {@code blockBytes} at a time (tests move line ends across blocks with it). */
   public static WatchLogReader forProjection(InputStream in, int blockBytes) {
-    return new WatchLogReader(new WatchLogBytes(in, blockBytes));
+    return new WatchLogReader(new WatchLogBytes(in, blockBytes), true);
   }
 
   /** {@link #read}, with {@link #forProjection}'s binding, over the file's bytes. */
@@ -119,9 +119,13 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     return bytes == null ? 0 : bytes.boundFromBytes();
   }
 
-  /** Every item of a UTF-8 log file, lazily; close the stream to close the file. */
+  /**
+   * Every item of a UTF-8 log file, lazily, each object bound whole; close the stream to close the
+   * file. Split into lines from its bytes ({@link WatchLogBytes}), so a line that is not UTF-8 is a
+   * {@link Malformed} line naming its first bad byte and reading goes on, as in {@code simulate}.
+   */
   public static Stream<WatchLogItem> read(Path file) throws IOException {
-    return stream(Files.newBufferedReader(file, StandardCharsets.UTF_8));
+    return stream(new WatchLogReader(new WatchLogBytes(Files.newInputStream(file), WatchLogBytes.DEFAULT_BLOCK), false));
   }
 
   /** Every item of {@code in}, lazily; closing the stream closes {@code in}. */
@@ -151,7 +155,7 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
       while ((line = in.readLine()) != null) {
         lineNumber++;
         if (!line.isBlank()) {
-          next = projectedOnly ? parseForProjection(lineNumber, line) : parse(lineNumber, line);
+          next = parseLine(lineNumber, line);
           return true;
         }
       }
@@ -169,6 +173,16 @@ public final class WatchLogReader implements Iterator<WatchLogItem>, Closeable {
     WatchLogItem item = next;
     next = null;
     return item;
+  }
+
+  /** One non-blank line as this reader reads them: for projection only, or bound whole. */
+  WatchLogItem parseLine(long number, String line) {
+    return projectedOnly ? parseForProjection(number, line) : parse(number, line);
+  }
+
+  /** Whether a plain Pod or Node line may be bound with only the fields the projections read. */
+  boolean projectedOnly() {
+    return projectedOnly;
   }
 
   /**

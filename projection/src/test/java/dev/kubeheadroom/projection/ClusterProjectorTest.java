@@ -101,6 +101,19 @@ class ClusterProjectorTest {
   }
 
   @Test
+  void aPodWhoseNodeNameChangesIsRemovedFromItsOldNodeBeforeItIsPublishedOnTheNew() {
+    // The API server forbids the change; a log can hold it. Records are keyed by node: without
+    // the removal n1 would go on booking the pod.
+    projector.pod(pod("Running", "1"));
+    projector.pod(new PodBuilder(pod("Running", "2")).editSpec().withNodeName("n2").endSpec().build());
+
+    assertThat(sent).hasSize(3);
+    assertThat(sent.get(1)).isEqualTo(new PodRemoved("uid-1", "team-a", "web-1", "n1"));
+    assertThat(((PodSnapshot) sent.get(2)).node()).isEqualTo("n2");
+    assertThat(projector.publishedPods()).extracting(PodSnapshot::node).containsExactly("n2");
+  }
+
+  @Test
   void aVpaThatControlsLimitsMarksItsPodsWhenTheCallerProjectsItsNamespaceAgain() {
     Pod running = pod("Running", "1");
     projector.pod(running);

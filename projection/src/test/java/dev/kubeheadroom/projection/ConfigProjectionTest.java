@@ -170,5 +170,14 @@ class ConfigProjectionTest {
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("spec:").hasMessageContaining("Infinity");
     assertThatThrownBy(() -> ConfigProjection.project(config("{'deadband':1e400}")))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("spec.deadband:");
+    // ... and as a quantity, a decimal or a rate, where the value itself was spelled as a BigDecimal
+    assertThatThrownBy(() -> ConfigProjection.project(config("{'minBurstFloor':1e400}")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("spec.minBurstFloor: must be a CPU quantity, got \"Infinity\"");
+    assertThatThrownBy(() -> ConfigProjection.project(config("{'webhook':{'initialMultiplier':-1e400}}")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("spec.webhook.initialMultiplier: must be a decimal string, got \"-Infinity\"");
+    assertThatThrownBy(() -> ConfigProjection.project(config("{'rateLimits':{'clientQPS':1e400}}")))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("spec.rateLimits.clientQPS: ");
   }
 }

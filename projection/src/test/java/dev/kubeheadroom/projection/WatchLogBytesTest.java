@@ -12,15 +12,19 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code simulate} reads its log as bytes ({@link WatchLogReader#forProjection(java.io.InputStream)}:
@@ -186,6 +190,32 @@ class WatchLogBytesTest {
         assertThat(((WatchEvent) items.get(2)).type()).isEqualTo(WatchEvent.Type.MODIFIED);
       }
     }
+  }
+
+  @Test
+  void readingAFileBindsObjectsWholeAndALineThatIsNotUtf8IsMalformedAndSkipped(@TempDir Path dir) throws IOException {
+    // WatchLogReader.read(Path), the demo's and the scenarios' reader: it once decoded the file as
+    // one UTF-8 text, so a single Latin-1 byte ended the whole read in an UncheckedIOException.
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    log.writeBytes((line("ADDED", NODE) + "\n").getBytes(StandardCharsets.UTF_8));
+    byte[] head = pod("\"image\":\"pause:3.10\"", "\"image\":\"caf").getBytes(StandardCharsets.UTF_8);
+    log.writeBytes(head);
+    log.writeBytes(new byte[] {(byte) 0xe9}); // é in Latin-1
+    log.writeBytes("\"}}\n".getBytes(StandardCharsets.UTF_8));
+    log.writeBytes((pod("\"image\":\"pause:3.10\"", "\"image\":\"caf\u00e9\"") + "\n").getBytes(StandardCharsets.UTF_8));
+    Path file = Files.write(dir.resolve("log.jsonl"), log.toByteArray());
+
+    List<WatchLogItem> items;
+    try (Stream<WatchLogItem> read = WatchLogReader.read(file)) {
+      items = read.toList();
+    }
+
+    assertThat(items).hasSize(3);
+    assertThat(((WatchEvent) items.get(0)).object()).isInstanceOf(Node.class);
+    assertThat(items.get(1)).isEqualTo(new Malformed(2, "not UTF-8: byte " + (head.length + 1) + " of the line"));
+    Pod pod = (Pod) ((WatchEvent) items.get(2)).object();
+    assertThat(pod.getSpec().getContainers().get(0).getImage()).as("bound whole, not for projection only")
+        .isEqualTo("caf\u00e9");
   }
 
   /** Asserts both readers give the same items; returns how many. */

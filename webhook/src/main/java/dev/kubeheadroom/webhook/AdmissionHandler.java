@@ -1,18 +1,23 @@
 package dev.kubeheadroom.webhook;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeheadroom.projection.BindError;
+import dev.kubeheadroom.projection.NullElements;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,29 +74,54 @@ public final class AdmissionHandler {
 
   /** Never throws: any problem is an unchanged, counted admission. */
   public byte[] handle(byte[] body) {
+    return answer(body).json();
+  }
+
+  /**
+   * The response's bytes, and when the pod was admitted unchanged after an error, that error in one
+   * line naming the field ({@code request.object.spec.containers[0].resources.limits.cpu: not a
+   * quantity}), as it is logged.
+   */
+  record Answer(byte[] json, String problem) {}
+
+  Answer answer(byte[] body) {
     String uid = "";
     String pod = "?";
     try {
       JsonNode review = MAPPER.readTree(body);
       JsonNode request = review == null ? null : review.get("request");
       if (request == null || !request.isObject()) {
-        throw new IllegalArgumentException("no request object");
+        throw new IllegalArgumentException("request: must be an object");
       }
       uid = request.path("uid").asText("");
       pod = podLabel(request);
       Outcome outcome = decide(request);
       if (outcome.patch() == null) {
         metrics.unchanged(outcome.reason());
-        return response(uid, null);
+        return new Answer(response(uid, null), null);
       }
       metrics.mutated();
-      return response(uid, outcome.patch());
+      return new Answer(response(uid, outcome.patch()), null);
     } catch (Exception | StackOverflowError e) {
       metrics.unchanged(AllowReason.ERROR.wireName());
-      LOG.warn("Admitting Pod({}) unchanged after an error (uid {}): {}", pod, uid.isEmpty() ? "?" : uid,
-          e.toString());
-      return response(uid, null);
+      String problem = problem(e);
+      LOG.warn("Admitting Pod({}) unchanged after an error (uid {}): {}", pod, uid.isEmpty() ? "?" : uid, problem);
+      return new Answer(response(uid, null), problem);
     }
+  }
+
+  /** The error in one line, named by its field where it has one; an unexpected one by its type too. */
+  private static String problem(Throwable e) {
+    if (e instanceof JsonProcessingException json) {
+      return BindError.describe(json, "request.object.");
+    }
+    if (e instanceof StackOverflowError) {
+      return "the review is nested too deeply";
+    }
+    if (e instanceof IllegalArgumentException) {
+      return String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+    }
+    return e.toString().replaceAll("\\s+", " "); // a bug: the type says where to look
   }
 
   /** @param reason the wire name of why the pod is admitted unchanged (null with a patch) */
@@ -111,9 +141,13 @@ public final class AdmissionHandler {
     }
     JsonNode object = request.get("object");
     if (object == null || !object.isObject()) {
-      throw new IllegalArgumentException("request.object is not a pod");
+      throw new IllegalArgumentException("request.object: must be an object");
     }
     Pod pod = MAPPER.treeToValue(object, Pod.class);
+    Optional<String> nullElement = NullElements.firstNull(pod);
+    if (nullElement.isPresent()) {
+      throw new IllegalArgumentException("request.object." + nullElement.get() + ": must not be null");
+    }
     String namespace = request.path("namespace").asText("");
     if (namespace.isEmpty() && pod.getMetadata() != null && pod.getMetadata().getNamespace() != null) {
       namespace = pod.getMetadata().getNamespace();
@@ -159,6 +193,17 @@ public final class AdmissionHandler {
       response.put("patchType", "JSONPatch");
       response.put("patch", Base64.getEncoder().encodeToString(patch));
     }
-    return review.toString().getBytes(StandardCharsets.UTF_8);
+    try {
+      return ASCII.writeValueAsBytes(review);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an ObjectNode of strings always writes", e);
+    }
   }
+
+  /**
+   * Writes every non-ASCII character of the uid as a JSON escape: a lone surrogate ({@code
+   * "\\ud800"}) is then echoed as it came, and the API server decodes both alike (as U+FFFD); written
+   * as UTF-8 it would become {@code ?} and no longer match the request's uid.
+   */
+  private static final ObjectWriter ASCII = MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
 }

@@ -10,6 +10,8 @@ import static dev.kubeheadroom.webhook.Fixtures.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.projection.PodProjection;
 import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.Ineligibility;
@@ -237,6 +239,21 @@ class AdmissionHandlerTest {
   void podTheModelCannotReadIsAdmittedUnchangedWithItsUidAndCountedAsAnError() {
     assertUnchanged(answer("pod-unbindable.json"), AllowReason.ERROR);
     assertThat(metrics.requestCount(Result.ERROR)).isEqualTo(1.0);
+  }
+
+  @Test
+  void anErrorIsLoggedInOneLineNamingTheFieldNotAJavaType() {
+    assertThat(handler.answer(bytes("pod-unbindable.json")).problem())
+        .isEqualTo("request.object.spec.containers: expected an array, got a string");
+    assertThat(handler.answer("{\"request\": {\"uid\": \"u\",\n \"kind\": {".getBytes(StandardCharsets.UTF_8)).problem())
+        .isEqualTo("Unexpected end-of-input: expected close marker for Object (start marker at [line: 2, column: 10])"
+            + " (line 2, column 11)");
+    assertThat(handler.answer("[]".getBytes(StandardCharsets.UTF_8)).problem()).isEqualTo("request: must be an object");
+    // A null element, which no API server sends: named, not a NullPointerException from the birth limit
+    ObjectNode review = Fixtures.review("pod-requests-no-limits.json");
+    ((ArrayNode) review.at("/request/object/spec/containers")).insertNull(1);
+    assertThat(handler.answer(review.toString().getBytes(StandardCharsets.UTF_8)).problem())
+        .isEqualTo("request.object.spec.containers[1]: must not be null");
   }
 
   @Test

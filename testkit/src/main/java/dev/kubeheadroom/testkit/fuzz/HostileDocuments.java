@@ -1,4 +1,4 @@
-package dev.kubeheadroom.cli;
+package dev.kubeheadroom.testkit.fuzz;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -8,11 +8,12 @@ import net.jqwik.api.Combinators;
 
 /**
  * jqwik generators of hostile documents: a structurally valid seed (a watch log, a config, a
- * policy request) with a few mutations of the kinds an adversarial tester used: a JSON value
- * swapped for another type or null, an element nulled in a list, a time out of range, a byte that
- * is not UTF-8, a control character, a huge or negative number, a cut line, a YAML alias.
+ * policy request, an admission review, a HeadroomConfig) with a few mutations of the kinds an
+ * adversarial tester used: a JSON value swapped for another type or null, an element nulled in a
+ * list, a time out of range, a byte that is not UTF-8, a control character, a huge or negative
+ * number, a cut line, a YAML alias.
  */
-final class HostileDocuments {
+public final class HostileDocuments {
   private HostileDocuments() {}
 
   /** JSON values that replace a quoted string or a number of the seed. */
@@ -22,7 +23,7 @@ final class HostileDocuments {
       "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", "\"\\ud800\"");
 
   /** One mutation of a text, chosen by {@code kind} at {@code where} (a fraction of its length). */
-  static byte[] mutate(byte[] seed, int kind, double where, int pick) {
+  public static byte[] mutate(byte[] seed, int kind, double where, int pick) {
     String text = new String(seed, StandardCharsets.UTF_8);
     int at = Math.min(text.length(), (int) (where * text.length()));
     switch (kind) {
@@ -104,7 +105,7 @@ final class HostileDocuments {
   }
 
   /** A seed with one to four mutations. */
-  static Arbitrary<byte[]> mutated(List<byte[]> seeds) {
+  public static Arbitrary<byte[]> mutated(List<byte[]> seeds) {
     Arbitrary<int[]> mutation = Combinators.combine(Arbitraries.integers().between(0, 6),
         Arbitraries.integers().between(0, 999), Arbitraries.integers().between(0, 127))
         .as((kind, where, pick) -> new int[] {kind, where, pick});
