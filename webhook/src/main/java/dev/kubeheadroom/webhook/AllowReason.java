@@ -26,6 +26,11 @@ public enum AllowReason {
    * or every seeded limit would equal its request after caps and quantization.
    */
   NOTHING_TO_SEED("nothing-to-seed"),
+  /**
+   * The pod is one the API server refuses once admission is done (a CPU limit below its request,
+   * a quantity it cannot read): judged as ingest would judge it, nothing to seed.
+   */
+  INVALID_POD("invalid-pod"),
   /** Seeding would change the pod's QoS class (defensive: the rules above should prevent it). */
   WOULD_CHANGE_QOS("would-change-qos"),
   /** The request could not be read or handled; counted as {@code result=error}. */

@@ -8,6 +8,7 @@ import dev.kubeheadroom.policy.Saturating;
 import dev.kubeheadroom.policy.SlackPolicy;
 import dev.kubeheadroom.projection.CpuQuantity;
 import dev.kubeheadroom.projection.PodProjection;
+import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.Ineligibility;
@@ -82,7 +83,12 @@ public final class BirthLimit {
     if (spec == null) {
       return unchanged(AllowReason.NOTHING_TO_SEED);
     }
-    PodSnapshot atCreate = PodProjection.atCreate(pod, namespace.name());
+    PodSnapshot atCreate;
+    try {
+      atCreate = PodProjection.atCreate(pod, namespace.name());
+    } catch (ProjectionException invalid) {
+      return unchanged(AllowReason.INVALID_POD); // validation, after admission, refuses it
+    }
     Ineligibility gate = Ineligibility.first(
         Ineligibility.ofSnapshot(atCreate, atCreate.effectiveRequestMilli()),
         !windows(spec), // a Windows pod only runs on a node that cannot resize in place

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.zjsonpatch.JsonPatch;
@@ -29,7 +30,7 @@ final class AdmissionAnswers {
 
   /** A warm handler knowing {@code team-a} (managed) and {@code namespace}, with {@code config}. */
   static AdmissionHandler handler(NamespaceInfo namespace, ClusterConfig config, WebhookMetrics metrics) {
-    AdmissionState state = new AdmissionState();
+    ClusterState state = new ClusterState();
     state.putNamespace(Fixtures.TEAM_A);
     state.putNamespace(namespace);
     state.putConfig(config);
