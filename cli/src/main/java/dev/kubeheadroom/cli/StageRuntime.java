@@ -52,16 +52,6 @@ final class StageRuntime implements AutoCloseable {
         (path, handler) -> this.server.route(path, handler));
   }
 
-  /** As {@link #start(OpsOptions, Supplier)} for a runtime whose metrics port is open. */
-  static StageRuntime start(OpsOptions ops) {
-    if (ops.metricsAuth != OpsOptions.MetricsAuth.none) {
-      throw new IllegalArgumentException("--metrics-auth=" + ops.metricsAuth + " needs a Kubernetes client");
-    }
-    return start(ops, () -> {
-      throw new IllegalStateException("no client with --metrics-auth=none");
-    });
-  }
-
   /**
    * Starts the ops server; with {@code --metrics-auth=kubernetes} its metrics port reviews each
    * bearer token through a client from {@code kubernetes} (owned by the runtime).

@@ -30,6 +30,13 @@ class StageRuntimeTest {
     return r.statusCode();
   }
 
+  /** A runtime whose metrics port is open ({@code --metrics-auth=none}): no client is ever asked for. */
+  private static StageRuntime start(OpsOptions ops) {
+    return StageRuntime.start(ops, () -> {
+      throw new AssertionError("--metrics-auth=none asked for a Kubernetes client");
+    });
+  }
+
   private static OpsOptions ephemeralOps() {
     OpsOptions ops = new OpsOptions();
     new CommandLine(new Object() {
@@ -41,7 +48,7 @@ class StageRuntimeTest {
 
   @Test
   void isNotReadyWhileStartingThenReadyAndStopsCleanlyWhenInterrupted() throws Exception {
-    StageRuntime runtime = StageRuntime.start(ephemeralOps());
+    StageRuntime runtime = start(ephemeralOps());
     AtomicBoolean stageReady = new AtomicBoolean(true);
     runtime.readiness.add("stage", stageReady::get);
     // starting: stages registered, but the command has not finished starting them
@@ -73,7 +80,7 @@ class StageRuntimeTest {
 
   @Test
   void aFailedStageEndsASingleStageCommandWithExitCode1() throws Exception {
-    StageRuntime runtime = StageRuntime.start(ephemeralOps());
+    StageRuntime runtime = start(ephemeralOps());
     FakeStage stage = new FakeStage();
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
         () -> runtime.run(Pipeline.start(runtime.context, new IngestCommand().restartPolicy(), List.of(stage))));
@@ -89,7 +96,7 @@ class StageRuntimeTest {
    */
   @Test
   void runRestartsAFailedStageInProcessAndKeepsRunning() throws Exception {
-    StageRuntime runtime = StageRuntime.start(ephemeralOps());
+    StageRuntime runtime = start(ephemeralOps());
     FakeStage failing = new FakeStage();
     FakeStage other = new FakeStage();
     other.name = "other";
