@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeheadroom.projection.BindError;
 import dev.kubeheadroom.projection.NullElements;
-import dev.kubeheadroom.projection.ProjectionException;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterState;
 import dev.kubeheadroom.schemas.HeadroomKeys;
@@ -119,8 +118,8 @@ public final class AdmissionHandler {
     if (e instanceof StackOverflowError) {
       return "the review is nested too deeply";
     }
-    if (e instanceof IllegalArgumentException || e instanceof ProjectionException) {
-      return String.valueOf(e.getMessage()).replaceAll("\\s+", " "); // names the pod and its field
+    if (e instanceof IllegalArgumentException) {
+      return String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
     }
     return e.toString().replaceAll("\\s+", " "); // a bug: the type says where to look
   }
