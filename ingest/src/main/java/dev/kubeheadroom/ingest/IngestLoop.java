@@ -55,6 +55,12 @@ final class IngestLoop implements AutoCloseable {
 
     void nodeSyncs(List<NodeSync> syncs);
 
+    /**
+     * A full re-publish begins: a new leadership's sink takes records from here on, none worked
+     * before it (its state goes out in the re-publish, a node's pods together).
+     */
+    void republishBegins();
+
     /** Waits until the buffer is at most half full; at once when nothing is published. */
     void awaitRoom() throws InterruptedException;
 
@@ -201,6 +207,7 @@ final class IngestLoop implements AutoCloseable {
       return;
     }
     long started = System.nanoTime();
+    out.republishBegins();
     synchronized (projector) {
       nodes.forgetPublished();
       namespaces.forgetPublished();

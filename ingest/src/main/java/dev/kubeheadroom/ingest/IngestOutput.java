@@ -71,6 +71,11 @@ final class IngestOutput implements IngestLoop.Publisher {
   }
 
   @Override
+  public void republishBegins() {
+    sink.republishBegins();
+  }
+
+  @Override
   public void awaitRoom() throws InterruptedException {
     sink.awaitRoom();
   }

@@ -75,6 +75,7 @@ public final class KafkaSink implements AutoCloseable {
   private long bufferedBytes; // guarded by this: queued plus unacknowledged
   private final long bufferBytes;
   private boolean open; // guarded by this
+  private boolean republishOwed; // guarded by this: opened, the leadership's re-publish not yet begun
   private volatile long epoch; // this leadership's, stamped on node-keyed records
   private boolean running = true; // guarded by this
   private String resyncReason; // guarded by this; non-null: a full re-publish is owed
@@ -121,13 +122,23 @@ public final class KafkaSink implements AutoCloseable {
   }
 
   /**
-   * Starts publishing (this instance leads, with {@code epoch}: see {@link LeaseEpoch}). Offers
-   * made before are not replayed.
+   * Starts publishing (this instance leads, with {@code epoch}: see {@link LeaseEpoch}) with the
+   * leadership's full re-publish: until it begins ({@link #republishBegins}), offers are refused
+   * as a shut sink's are. The informers may still be delivering the initial list's events when a
+   * new leader opens: worked then, a node's pods would go out partly ahead of the re-publish and
+   * partly in it, in two runs (docs/design/pipeline.md, "Publish order"); the re-publish sends
+   * what they carry. Offers made before are not replayed.
    */
   public synchronized void open(long epoch) {
     this.epoch = epoch;
     open = true;
+    republishOwed = true;
     resyncReason = null; // a new leader re-publishes everything anyway
+  }
+
+  /** A full re-publish begins: every offer is taken again (see {@link #open}). */
+  public synchronized void republishBegins() {
+    republishOwed = false;
   }
 
   /** The epoch publishers stamp on node-keyed records (0 before this instance first led). */
@@ -143,11 +154,12 @@ public final class KafkaSink implements AutoCloseable {
   /**
    * Queues one record ({@code value} null: a tombstone). Never blocks.
    *
-   * @return false when the record was not queued: not leading (nothing to publish), or the
-   *     buffer is full (counted; a full re-publish follows once Kafka is back)
+   * @return false when the record was not queued: not leading (nothing to publish), the
+   *     leadership's re-publish not yet begun, or the buffer is full (counted; a full re-publish
+   *     follows once Kafka is back)
    */
   public synchronized boolean offer(String topic, String key, byte[] value) {
-    if (!open || !running) {
+    if (!open || !running || republishOwed) {
       return false;
     }
     long size = size(key, value);

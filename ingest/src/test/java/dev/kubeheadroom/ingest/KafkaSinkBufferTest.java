@@ -23,6 +23,7 @@ class KafkaSinkBufferTest {
         new KafkaClientSettings("127.0.0.1:9", Map.of("reconnect.backoff.ms", "1000")), "ingest-a");
     try (KafkaSink sink = new KafkaSink(settings, metrics, reason -> { }, 1L << 20)) {
       sink.open(0); // unfenced: this test is about the buffer
+      sink.republishBegins();
       byte[] pod = new byte[100_000]; // a large pod: a few hundred containers, long env lists
 
       // when twelve such records arrive, far fewer than the 200 000 records the record bound allows
@@ -45,6 +46,7 @@ class KafkaSinkBufferTest {
     try (KafkaSink sink = new KafkaSink(IngestSettings.defaults(KafkaClientSettings.of("127.0.0.1:9"), "ingest-a"), metrics, reason -> { },
         1_000)) {
       sink.open(0); // unfenced: this test is about the buffer
+      sink.republishBegins();
       // (the bound is on what accumulates: one record larger than it still goes, or it never would)
       assertThat(sink.offer("headroom.pods", "node-1", new byte[5_000])).isTrue();
       assertThat(sink.offer("headroom.pods", "node-1", new byte[10])).isFalse();

@@ -90,6 +90,7 @@ class OversizedRecordsTest {
     IngestSettings settings = small(harness.settings("sink"));
     try (KafkaSink sink = new KafkaSink(settings, metrics, resyncs::add, KafkaSink.DEFAULT_BUFFER_BYTES)) {
       sink.open(0); // unfenced: this test is about sizes
+      sink.republishBegins();
       await().atMost(IngestHarness.TIMEOUT).until(sink::reachable);
 
       // when a record of 20 KB is offered, then a small one

@@ -131,9 +131,10 @@ class PublishOrderTest {
     queue.add(new WorkQueue.Resync("leader"));
     loop.work(queue.takeAll());
 
-    // then the nodes, each after a wait for room; the pods a node at a time, a wait before each
-    // node's pods and none inside them; then the node syncs, after the pods they list
-    assertThat(compressed(published)).isEqualTo("wait,node n1,wait,node n2,wait,node n3,"
+    // then the sink takes the re-publish's records; the nodes, each after a wait for room; the
+    // pods a node at a time, a wait before each node's pods and none inside them; then the node
+    // syncs, after the pods they list
+    assertThat(compressed(published)).isEqualTo("republish,wait,node n1,wait,node n2,wait,node n3,"
         + "wait,n1,wait,n2,wait,n3,wait,sync n1,sync n2,sync n3");
     for (String n : NODES) {
       assertThat(published).filteredOn(r -> r.startsWith("pod " + n + " ")).hasSize(PODS_PER_NODE);
@@ -151,7 +152,7 @@ class PublishOrderTest {
     loop.work(queue.takeAll());
 
     assertThat(String.join(",", published).replaceAll("pod n1 web-n1-\\d+ 500", "p"))
-        .isEqualTo("wait,p,p,p,p,p,wait,p,p,p,p,p,wait,p,p,wait,sync n1");
+        .isEqualTo("republish,wait,p,p,p,p,p,wait,p,p,p,p,p,wait,p,p,wait,sync n1");
   }
 
   private IngestLoop loop(int bufferCapacity) {
@@ -228,6 +229,11 @@ class PublishOrderTest {
     @Override
     public void nodeSyncs(List<NodeSync> syncs) {
       syncs.forEach(s -> published.add("sync " + s.node()));
+    }
+
+    @Override
+    public void republishBegins() {
+      published.add("republish");
     }
 
     @Override
