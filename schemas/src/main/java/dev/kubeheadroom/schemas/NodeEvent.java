@@ -14,10 +14,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = NodeSync.class, name = "node-sync"),
   @JsonSubTypes.Type(value = NodeSnapshot.class, name = "node"),
   @JsonSubTypes.Type(value = NodeRemoved.class, name = "node-removed"),
-  @JsonSubTypes.Type(value = ResizeOutcome.class, name = "outcome")
+  @JsonSubTypes.Type(value = ResizeOutcome.class, name = "outcome"),
+  @JsonSubTypes.Type(value = SyncMark.class, name = "sync-mark")
 })
 public sealed interface NodeEvent extends Versioned
-    permits PodSnapshot, PodRemoved, NodeSync, NodeSnapshot, NodeRemoved, ResizeOutcome {
+    permits PodSnapshot, PodRemoved, NodeSync, NodeSnapshot, NodeRemoved, ResizeOutcome, SyncMark {
 
   /** The node this event belongs to: the record key. */
   String node();

@@ -91,7 +91,7 @@ class GoldenFormatTest {
 
   @Test
   void everyNodeEventWritesExactlyItsGoldenBytesStampedAndUnstamped() {
-    for (String type : List.of("pod", "pod-removed", "node-sync", "node", "node-removed")) {
+    for (String type : List.of("pod", "pod-removed", "node-sync", "node", "node-removed", "sync-mark")) {
       NodeEvent sample = event(type);
       assertThat(JsonCodec.encodeToString(sample.withEpoch(EPOCH))).as(type).isEqualTo(golden(type, "v1.json"));
       assertThat(JsonCodec.encodeToString(sample)).as(type + " unstamped").isEqualTo(golden(type, "v1-unstamped.json"));

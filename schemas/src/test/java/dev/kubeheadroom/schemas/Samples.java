@@ -27,7 +27,8 @@ final class Samples {
         new NodeSnapshot("n1", 16000, "linux", false, Map.of("zone", "a", "arch", "amd64")),
         new NodeRemoved("n1"),
         new ResizeOutcome("n1", "uid-1", "team-a", "web-1", OutcomeResult.QUOTA_DENIED, 3000, AT,
-            "exceeded quota: limits.cpu"));
+            "exceeded quota: limits.cpu"),
+        new SyncMark("n1", SyncMark.Phase.END));
   }
 
   static NodeDecision decision() {

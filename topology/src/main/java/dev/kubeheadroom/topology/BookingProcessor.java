@@ -11,6 +11,7 @@ import dev.kubeheadroom.schemas.NodePool;
 import dev.kubeheadroom.schemas.NodeRemoved;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.SyncMark;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.NodeDecider;
 import dev.kubeheadroom.topology.booking.RefusalBackoff;
@@ -38,6 +39,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   private final GlobalVersion globals;
   private final TopologyListener listener;
   private Debouncer debouncer;
+  private SyncHolds holds;
   private ProcessorContext<String, Object> context;
   private BookingStore bookings;
   private GangLink gangs;
@@ -62,6 +64,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     // from the last commit): what this instance remembers goes with the aborted transaction, or a
     // node decided in it is never due again (DESIGN.md, "After a restart").
     this.debouncer = new Debouncer();
+    this.holds = new SyncHolds(settings.syncHoldLimit());
     this.seenGlobals = -1; // forces a full re-evaluation after every (re)start and revive
     this.configVersion = -1;
     this.configCache = null;
@@ -106,6 +109,10 @@ final class BookingProcessor implements Processor<String, Object, String, Object
           fence.fence(node));
       return;
     }
+    if (event instanceof SyncMark mark) {
+      syncMark(node, mark, timestamp);
+      return;
+    }
     Instant at = Instant.ofEpochMilli(timestamp);
     // The epoch has done its work: bookings hold the events as published, so a new leader's
     // re-publish of an unchanged pod or node changes nothing downstream.
@@ -127,6 +134,19 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
       debouncer.touch(node, changedAt(at, timestamp));
+    }
+  }
+
+  /**
+   * A re-publish's bracket around the node's pods: held from the begin, due at the end if a
+   * decision was held back (its pods read whole now, it waits one debounce as after any change).
+   */
+  private void syncMark(String node, SyncMark mark, long timestamp) {
+    if (mark.phase() == SyncMark.Phase.BEGIN) {
+      holds.begin(node, changedAt(timestamp));
+    } else if (holds.end(node)) {
+      debouncer.wakeAt(node, null); // the hold's lapse: the node is due at its debounce instead
+      debouncer.touch(node, changedAt(timestamp));
     }
   }
 
@@ -222,6 +242,11 @@ final class BookingProcessor implements Processor<String, Object, String, Object
   }
 
   private void decide(String node, ClusterConfig config, Instant now, long wallClockMs) {
+    Instant held = holds.heldUntil(node, now);
+    if (held != null) { // an ingest re-publish is still sending its pods: decided at their end
+      debouncer.wakeAt(node, held);
+      return;
+    }
     long started = System.nanoTime(); // duration metric only; never feeds a decision
     NodeBooking booking = bookings.load(node);
     NodeDecider.Decided decided = NodeDecider.decide(booking, config, namespaces::get, gangs.ceilings(node), now);

@@ -7,6 +7,7 @@ import dev.kubeheadroom.schemas.NodeSync;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.SyncMark;
 import dev.kubeheadroom.schemas.ResizeStatus;
 import java.time.Instant;
 import java.util.HashMap;
@@ -81,6 +82,8 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       return new Step(new NodeBooking(node, null, pods), Set.of(), true, false, Optional.empty());
     } else if (event instanceof ResizeOutcome outcome) {
       return applyOutcome(outcome);
+    } else if (event instanceof SyncMark) {
+      return Step.unchanged(this); // brackets a re-publish's pods; the booking processor holds the node
     }
     throw new IllegalArgumentException("unknown event " + event.getClass().getName());
   }
