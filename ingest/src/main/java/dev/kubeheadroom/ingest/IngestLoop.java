@@ -10,6 +10,7 @@ import dev.kubeheadroom.projection.Emissions;
 import dev.kubeheadroom.projection.Emissions.Emission;
 import dev.kubeheadroom.projection.Emissions.PodEmitted;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.SyncMark;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -54,6 +55,9 @@ final class IngestLoop implements AutoCloseable {
     void publish(List<Emission> emitted);
 
     void nodeSyncs(List<NodeSync> syncs);
+
+    /** A re-publish's bracket around a node's pods (its begin before them, its end after). */
+    void syncMark(SyncMark mark);
 
     /**
      * A full re-publish begins: a new leadership's sink takes records from here on, none worked
@@ -199,8 +203,10 @@ final class IngestLoop implements AutoCloseable {
 
   /**
    * Publishes everything cached as if nothing had been: nodes, namespaces, the config, the pods a
-   * node at a time, then a node sync per node. Paced by the sink's buffer, waiting for room only
-   * between groups, never inside a node's pods (docs/design/pipeline.md, "Publish order").
+   * node at a time (each node's between a begin and an end {@link SyncMark}, so the topology holds
+   * its decision until all are read), then a node sync per node. Paced by the sink's buffer,
+   * waiting for room only between groups, never inside a node's pods (docs/design/pipeline.md,
+   * "Publish order").
    */
   private void republish(List<String> reasons) throws InterruptedException {
     if (!publishing.getAsBoolean()) {
@@ -222,9 +228,20 @@ final class IngestLoop implements AutoCloseable {
       step(() -> namespaces.namespace(name, false));
     }
     step(config::republish);
-    for (List<String> group : podGroups(pods.keys())) {
-      out.awaitRoom();
-      step(() -> group.forEach(key -> pods.reconcile(key, false)));
+    for (Map.Entry<String, List<String>> node : pods.byNode(pods.keys()).entrySet()) {
+      boolean bound = !node.getKey().isEmpty(); // unbound pods are on no node: nothing to hold
+      List<List<String>> slices = slices(node.getValue());
+      for (int i = 0; i < slices.size(); i++) {
+        List<String> slice = slices.get(i);
+        out.awaitRoom();
+        if (bound && i == 0) {
+          out.syncMark(new SyncMark(node.getKey(), SyncMark.Phase.BEGIN));
+        }
+        step(() -> slice.forEach(key -> pods.reconcile(key, false)));
+      }
+      if (bound) {
+        out.syncMark(new SyncMark(node.getKey(), SyncMark.Phase.END));
+      }
     }
     out.awaitRoom(); // the node syncs find room (a tiny buffer left full would overflow on them)
     syncNodes();
@@ -236,12 +253,19 @@ final class IngestLoop implements AutoCloseable {
   /** The keys a node at a time; a node of more pods than half the buffer holds in slices of that. */
   private List<List<String>> podGroups(Collection<String> keys) {
     List<List<String>> groups = new ArrayList<>();
-    for (List<String> node : pods.byNode(keys)) {
-      for (int from = 0; from < node.size(); from += groupLimit) {
-        groups.add(node.subList(from, Math.min(node.size(), from + groupLimit)));
-      }
+    for (List<String> node : pods.byNode(keys).values()) {
+      groups.addAll(slices(node));
     }
     return groups;
+  }
+
+  /** A node's keys in slices of at most half the buffer's record bound (one slice, mostly). */
+  private List<List<String>> slices(List<String> node) {
+    List<List<String>> slices = new ArrayList<>();
+    for (int from = 0; from < node.size(); from += groupLimit) {
+      slices.add(node.subList(from, Math.min(node.size(), from + groupLimit)));
+    }
+    return slices;
   }
 
   private void syncNodes() {

@@ -14,6 +14,7 @@ import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.SyncMark;
 import dev.kubeheadroom.schemas.Topics;
 import java.util.List;
 import org.slf4j.Logger;
@@ -68,6 +69,11 @@ final class IngestOutput implements IngestLoop.Publisher {
   public void nodeSyncs(List<NodeSync> syncs) {
     syncs.forEach(sync -> sendEvent(topics.pods(), sync.node(), sync, "node-sync"));
     LOG.debug("published node sync: {} records", syncs.size());
+  }
+
+  @Override
+  public void syncMark(SyncMark mark) {
+    sendEvent(topics.pods(), mark.node(), mark, "sync-mark");
   }
 
   @Override

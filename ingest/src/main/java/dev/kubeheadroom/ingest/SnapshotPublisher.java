@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -95,18 +96,17 @@ public final class SnapshotPublisher {
   }
 
   /**
-   * The keys grouped by node (unbound ones and those whose pod is gone with nothing published
-   * first, as one group), each group sorted. A pod that is gone counts on the node its last
+   * The keys grouped by node, in node order (unbound ones and those whose pod is gone with nothing
+   * published first, under ""), each group sorted. A pod that is gone counts on the node its last
    * snapshot was published for, where its removal goes.
    */
-  List<List<String>> byNode(Collection<String> keys) {
-    Map<String, List<String>> byNode = new TreeMap<>();
+  SortedMap<String, List<String>> byNode(Collection<String> keys) {
+    SortedMap<String, List<String>> byNode = new TreeMap<>();
     for (String key : keys) {
       byNode.computeIfAbsent(nodeOfKey(key), n -> new ArrayList<>()).add(key);
     }
-    List<List<String>> groups = new ArrayList<>(byNode.values());
-    groups.forEach(group -> group.sort(Comparator.naturalOrder()));
-    return groups;
+    byNode.values().forEach(group -> group.sort(Comparator.naturalOrder()));
+    return byNode;
   }
 
   private String nodeOfKey(String key) {

@@ -8,6 +8,7 @@ import dev.kubeheadroom.kubedouble.ApiRequest;
 import dev.kubeheadroom.ops.HeadroomMetrics;
 import dev.kubeheadroom.ops.PodEvents;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.SyncMark;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -131,11 +132,18 @@ class InitialListPagingTest {
       loop.work(queue.takeAll());
 
       // then each pod is published once, each node's in one run
-      List<String> snapshots = harness.podsUntil(records -> records.stream()
-              .filter(r -> r.value() instanceof NodeSync).count() >= 2).stream()
+      List<ConsumerRecord<String, NodeEvent>> records = harness.podsUntil(batch -> batch.stream()
+          .filter(r -> r.value() instanceof NodeSync).count() >= 2);
+      List<String> snapshots = records.stream()
           .filter(r -> r.value() instanceof PodSnapshot).map(ConsumerRecord::key).toList();
       assertThat(snapshots).hasSize(12);
       assertThat(runs(snapshots)).containsExactly("node-a", "node-b");
+
+      // and each node's pods lie between its begin and end sync marks, of the leadership's epoch
+      List<String> bracketed = records.stream().filter(r -> !(r.value() instanceof NodeSync)).map(r ->
+          r.value() instanceof SyncMark m ? m.phase() + " " + m.node() + " " + m.epoch() : r.key()).toList();
+      assertThat(runs(bracketed)).containsExactly(
+          "BEGIN node-a 7", "node-a", "END node-a 7", "BEGIN node-b 7", "node-b", "END node-b 7");
     }
   }
 

@@ -11,6 +11,7 @@ import dev.kubeheadroom.projection.Emissions.NodeEmitted;
 import dev.kubeheadroom.projection.Emissions.PodEmitted;
 import dev.kubeheadroom.projection.Emissions.PodRemovedEmitted;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.SyncMark;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -132,10 +133,10 @@ class PublishOrderTest {
     loop.work(queue.takeAll());
 
     // then the sink takes the re-publish's records; the nodes, each after a wait for room; the
-    // pods a node at a time, a wait before each node's pods and none inside them; then the node
-    // syncs, after the pods they list
+    // pods a node at a time, a wait before each node's pods and none inside them, each node's
+    // between its begin and end sync marks; then the node syncs, after the pods they list
     assertThat(compressed(published)).isEqualTo("republish,wait,node n1,wait,node n2,wait,node n3,"
-        + "wait,n1,wait,n2,wait,n3,wait,sync n1,sync n2,sync n3");
+        + "wait,begin n1,n1,end n1,wait,begin n2,n2,end n2,wait,begin n3,n3,end n3,wait,sync n1,sync n2,sync n3");
     for (String n : NODES) {
       assertThat(published).filteredOn(r -> r.startsWith("pod " + n + " ")).hasSize(PODS_PER_NODE);
     }
@@ -152,7 +153,7 @@ class PublishOrderTest {
     loop.work(queue.takeAll());
 
     assertThat(String.join(",", published).replaceAll("pod n1 web-n1-\\d+ 500", "p"))
-        .isEqualTo("republish,wait,p,p,p,p,p,wait,p,p,p,p,p,wait,p,p,wait,sync n1");
+        .isEqualTo("republish,wait,begin n1,p,p,p,p,p,wait,p,p,p,p,p,wait,p,p,end n1,wait,sync n1");
   }
 
   private IngestLoop loop(int bufferCapacity) {
@@ -229,6 +230,11 @@ class PublishOrderTest {
     @Override
     public void nodeSyncs(List<NodeSync> syncs) {
       syncs.forEach(s -> published.add("sync " + s.node()));
+    }
+
+    @Override
+    public void syncMark(SyncMark mark) {
+      published.add(mark.phase().name().toLowerCase(java.util.Locale.ROOT) + " " + mark.node());
     }
 
     @Override
