@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  *   <li>{@value #EVENTS}{@code {kind}} [headroom_ingest_events_total]: informer events seen;
  *       kind = pod, node, namespace, limitrange, vpa, config
  *   <li>{@value #PUBLISHED}{@code {record}} [headroom_ingest_published_total]: records handed to
- *       Kafka; record = pod, pod-removed, node-sync, node, node-removed, namespace,
+ *       Kafka; record = pod, pod-removed, node-sync, sync-mark, node, node-removed, namespace,
  *       namespace-deleted, config, config-deleted
  *   <li>{@value #CHURN}{@code {kind}} [headroom_ingest_churn_dropped_total]: keys worked that
  *       changed nothing a decision depends on, so nothing was published (events for one key while
