@@ -130,6 +130,7 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     if (event instanceof NodeRemoved) {
       forwardReports(gangs.removed(node), timestamp);
       debouncer.forget(node);
+      holds.end(node); // nothing of it is due any more: its end would not be waited for
       listener.nodeRemoved(node);
     } else if (step.dirty()) {
       poolTiming(node, step.booking());
