@@ -275,7 +275,7 @@ public final class Ingest implements AutoCloseable {
       return; // another instance holds the Lease already: the elector tells this one it lost
     }
     LOG.info("leading with epoch {}", epoch.getAsLong());
-    sink.open(epoch.getAsLong());
+    sink.open(epoch.getAsLong()); // takes nothing until the re-publish below begins (KafkaSink.open)
     metrics.leader(true);
     loop.resync("leader");
     startStatusWriter();
