@@ -27,13 +27,14 @@ final class Chart {
   private Chart() {}
 
   /**
-   * Two defaults the tier does not run yet: the metrics port's TokenReview/SubjectAccessReview (the
-   * API double answers neither; ops' MetricsAuthRealServerTest covers them on the real server) and
-   * the NetworkPolicy (no server here enforces one; deploy's chart tests render it). The grants
-   * table in deploy/README.md is therefore generated with {@code metrics.auth=none}.
+   * The chart's defaults but one, and a value a user sets: no NetworkPolicy (no server here
+   * enforces one; deploy's chart tests render it); the scraper's ServiceAccount ({@link
+   * Installation#SCRAPER}, in the release namespace) bound to {@code <release>-metrics-reader}, so
+   * the tier scrapes with its token through the metrics port's TokenReview and SubjectAccessReview
+   * ({@code metrics.auth=kubernetes}, the default).
    */
   private static final Map<String, Object> TIER_BASELINE =
-      Map.of("metrics.auth", "none", "networkPolicy.enabled", "false");
+      Map.of("networkPolicy.enabled", "false", "prometheus.serviceAccount.name", Installation.SCRAPER);
 
   /**
    * Renders the chart at its default values except {@code overrides} ({@code --set key=value}),

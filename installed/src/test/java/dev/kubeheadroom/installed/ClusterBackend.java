@@ -19,6 +19,9 @@ sealed interface ClusterBackend extends AutoCloseable permits DoubleBackend, Rea
   /** Writes a kubeconfig authenticating as ServiceAccount {@code namespace/serviceAccount}. */
   void writeKubeconfig(String namespace, String serviceAccount, Path file);
 
+  /** A bearer token of ServiceAccount {@code namespace/serviceAccount} (e.g. a scraper's). */
+  String serviceAccountToken(String namespace, String serviceAccount);
+
   /**
    * The IP addresses the webhook's serving certificate must name besides the Service's DNS names:
    * those the API server dials it at ({@link #routeWebhook}).

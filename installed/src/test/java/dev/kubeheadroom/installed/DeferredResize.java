@@ -62,7 +62,7 @@ record DeferredResize(CpuCgroup.Quota quotaBefore, String condition, CpuCgroup.Q
     long resizes = cluster.calls().stream().filter(c -> c.isResizeOf(ns, pod) && !c.at().isBefore(watchFrom)
         && c.user().startsWith("system:serviceaccount:")).count();
     long counted = installation.processes().stream().filter(p -> p.podName().startsWith(installation.fullname() + "-ingest"))
-        .mapToLong(DeferredResize::deferredCount).max().orElse(0);
+        .mapToLong(p -> deferredCount(p, installation.scraperToken())).max().orElse(0);
     Pod now = cluster.pod(ns, pod).orElseThrow();
     String annotation = now.getMetadata().getAnnotations().get(dev.kubeheadroom.schemas.HeadroomKeys.STATUS_ANNOTATION);
     boolean stillDeferred = pending(now).isPresent();
@@ -84,9 +84,9 @@ record DeferredResize(CpuCgroup.Quota quotaBefore, String condition, CpuCgroup.Q
     return p.getStatus().getConditions().stream().filter(c -> "PodResizePending".equals(c.getType())).findFirst();
   }
 
-  private static long deferredCount(StageProcess ingest) {
+  private static long deferredCount(StageProcess ingest, String token) {
     try {
-      String scrape = MetricsScrape.of(ingest, !ingest.plan().command().contains("--metrics-secure=false"));
+      String scrape = MetricsScrape.of(ingest, !ingest.plan().command().contains("--metrics-secure=false"), token);
       return scrape.lines().filter(l -> l.startsWith("headroom_resizes_total{") && l.contains("result=\"deferred\""))
           .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     } catch (Exception e) {

@@ -33,6 +33,11 @@ record DoubleBackend(ApiServerDouble api, KubeletDouble kubelet) implements Clus
   }
 
   @Override
+  public String serviceAccountToken(String namespace, String serviceAccount) {
+    return api.serviceAccountToken(namespace, serviceAccount);
+  }
+
+  @Override
   public List<String> webhookAddresses() {
     return List.of();
   }

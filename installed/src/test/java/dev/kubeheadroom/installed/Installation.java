@@ -29,6 +29,8 @@ final class Installation implements AutoCloseable {
   /** The chart's default release name and namespace (runbook). */
   static final String RELEASE = "kube-headroom";
   static final String NAMESPACE = "kube-headroom-system";
+  /** The ServiceAccount the tier scrapes as: Prometheus's, bound to the chart's metrics-reader role. */
+  static final String SCRAPER = "prometheus";
 
   final Cluster cluster;
   final String release;
@@ -156,6 +158,11 @@ final class Installation implements AutoCloseable {
   }
 
   /** The chart's full name ({@code kube-headroom.fullname}): the prefix of every object's name. */
+  /** A bearer token of {@link #SCRAPER}, for {@code /metrics}. */
+  String scraperToken() {
+    return cluster.backend.serviceAccountToken(namespace, SCRAPER);
+  }
+
   String fullname() {
     return release.contains("kube-headroom") ? release : release + "-kube-headroom";
   }

@@ -276,7 +276,7 @@ abstract class InstalledTier {
     Promtool promtool = Promtool.require();
     for (StageProcess process : installation.processes()) {
       boolean secure = !process.plan().command().contains("--metrics-secure=false");
-      String scrape = MetricsScrape.of(process, secure);
+      String scrape = MetricsScrape.of(process, secure, installation.scraperToken());
       Promtool.Result check = promtool.checkMetrics(scrape);
       assertThat(check.exitCode()).as(process.podName() + ": " + check.output()).isIn(0, 3);
       assertThat(check.output().lines().filter(line -> line.startsWith("headroom_")))

@@ -17,13 +17,14 @@ import java.time.Duration;
 final class MetricsScrape {
   private MetricsScrape() {}
 
-  static String of(StageProcess process, boolean secure) throws Exception {
+  /** @param token the scraper's bearer token (the metrics port reviews it with the API server) */
+  static String of(StageProcess process, boolean secure, String token) throws Exception {
     String scheme = secure ? "https" : "http";
     URI uri = URI.create(scheme + "://127.0.0.1:" + process.port("metrics") + "/metrics");
     HttpClient client = HttpClient.newBuilder().sslContext(HttpTls.trustingEveryone())
         .connectTimeout(Duration.ofSeconds(5)).build();
     HttpResponse<String> response = client.send(
-        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + token).build(),
         HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new AssertionError(process.podName() + " /metrics answered " + response.statusCode());

@@ -100,6 +100,11 @@ final class RealBackend implements ClusterBackend {
   }
 
   @Override
+  public String serviceAccountToken(String namespace, String serviceAccount) {
+    return plane.serviceAccountToken(namespace, serviceAccount);
+  }
+
+  @Override
   public List<String> webhookAddresses() {
     return List.of(LOOPBACK);
   }

@@ -38,6 +38,11 @@ final class RealNodeBackend implements ClusterBackend {
   }
 
   @Override
+  public String serviceAccountToken(String namespace, String serviceAccount) {
+    return tokens.token(namespace, serviceAccount);
+  }
+
+  @Override
   public List<String> webhookAddresses() {
     return List.of(RealBackend.LOOPBACK);
   }

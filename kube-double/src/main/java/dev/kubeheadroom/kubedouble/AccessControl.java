@@ -23,7 +23,7 @@ final class AccessControl {
    * @param caller who it authenticated as ({@code name ""} when it did not)
    * @param seed whether it is the admin's seeding (carries {@code SEED_HEADER}): not faulted, not recorded
    * @param answer the filters' own answer in place of the handler's, if any: 401, 403, or a self
-   *     subject review
+   *     subject review, a token or access review
    */
   record Access(UserInfo caller, RequestAttributes attributes, boolean authorized, boolean seed,
       Optional<MockResponse> answer) {}
@@ -49,8 +49,8 @@ final class AccessControl {
     Optional<MockResponse> answer;
     if (!decision.allowed()) {
       answer = Optional.of(StatusResponses.forbidden(user.get(), attributes, decision.reason()));
-    } else if (SelfSubjectReviews.handles(attributes)) {
-      answer = Optional.of(SelfSubjectReviews.answer(user.get(), attributes, request.getUtf8Body(),
+    } else if (Reviews.handles(attributes)) {
+      answer = Optional.of(Reviews.answer(user.get(), attributes, request.getUtf8Body(), authenticator::token,
           authorizer::authorize));
     } else {
       answer = Optional.empty();

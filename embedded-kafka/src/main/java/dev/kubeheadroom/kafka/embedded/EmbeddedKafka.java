@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.TopicReadiness;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -119,6 +120,9 @@ public final class EmbeddedKafka implements AutoCloseable {
       for (int attempt = 1; ; attempt++) {
         BrokerPorts ports = BrokerPorts.choose(config.port());
         Properties props = brokerProperties(logDir, ports.broker(), ports.controller());
+        if (config.sasl() != null) {
+          config.sasl().secure(props, ports.broker(), ports.controller());
+        }
         config.brokerOverrides().forEach(props::setProperty);
         KafkaConfig kafkaConfig;
         try {
@@ -193,9 +197,22 @@ public final class EmbeddedKafka implements AutoCloseable {
     return startupTime;
   }
 
-  /** An admin client for this broker; the caller closes it. */
+  /** An admin client for this broker (on a secured one, logged in as the super user); the caller closes it. */
   public Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+    Map<String, Object> admin = new HashMap<>();
+    if (config.sasl() != null) {
+      admin.putAll(config.sasl().clientProperties(config.sasl().superUser()));
+    }
+    admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    return Admin.create(admin);
+  }
+
+  /**
+   * The client properties (besides {@code bootstrap.servers}) that log in as {@code user} on a
+   * secured broker; empty on a plaintext one.
+   */
+  public Map<String, String> clientProperties(String user) {
+    return config.sasl() == null ? Map.of() : config.sasl().clientProperties(user);
   }
 
   /**

@@ -17,9 +17,11 @@ import java.util.TreeMap;
  *     EmbeddedKafka} and should not be overridden.
  * @param quietLogs when true (the default), Kafka's server-side loggers are set to WARN for
  *     slf4j-simple unless the user already configured them; see {@link EmbeddedKafka#quietLogs()}
+ * @param sasl null for a plaintext broker that lets every client do anything (the default);
+ *     otherwise SASL logins and ACLs, see {@link SaslUsers}
  */
 public record EmbeddedKafkaConfig(
-    Path dataDir, int port, Map<String, String> brokerOverrides, boolean quietLogs) {
+    Path dataDir, int port, Map<String, String> brokerOverrides, boolean quietLogs, SaslUsers sasl) {
 
   /** Port value that means "pick a free port". */
   public static final int EPHEMERAL_PORT = 0;
@@ -32,22 +34,31 @@ public record EmbeddedKafkaConfig(
     brokerOverrides = Map.copyOf(brokerOverrides);
   }
 
+  public EmbeddedKafkaConfig(Path dataDir, int port, Map<String, String> brokerOverrides, boolean quietLogs) {
+    this(dataDir, port, brokerOverrides, quietLogs, null);
+  }
+
   /** A broker on a free port with default settings and quiet logs. */
   public static EmbeddedKafkaConfig ephemeral(Path dataDir) {
     return new EmbeddedKafkaConfig(dataDir, EPHEMERAL_PORT, Map.of(), true);
   }
 
   public EmbeddedKafkaConfig withPort(int value) {
-    return new EmbeddedKafkaConfig(dataDir, value, brokerOverrides, quietLogs);
+    return new EmbeddedKafkaConfig(dataDir, value, brokerOverrides, quietLogs, sasl);
   }
 
   public EmbeddedKafkaConfig withBrokerProperty(String key, String value) {
     Map<String, String> merged = new TreeMap<>(brokerOverrides);
     merged.put(key, value);
-    return new EmbeddedKafkaConfig(dataDir, port, merged, quietLogs);
+    return new EmbeddedKafkaConfig(dataDir, port, merged, quietLogs, sasl);
   }
 
   public EmbeddedKafkaConfig withQuietLogs(boolean value) {
-    return new EmbeddedKafkaConfig(dataDir, port, brokerOverrides, value);
+    return new EmbeddedKafkaConfig(dataDir, port, brokerOverrides, value, sasl);
+  }
+
+  /** A secured broker: these users log in with SASL/PLAIN and may do what ACLs grant them. */
+  public EmbeddedKafkaConfig withSasl(SaslUsers users) {
+    return new EmbeddedKafkaConfig(dataDir, port, brokerOverrides, quietLogs, users);
   }
 }

@@ -33,6 +33,9 @@ sealed interface Front extends AutoCloseable permits Front.Double, Front.Real {
   /** A client whose bearer token this server never issued; closed by the front. */
   KubernetesClient stranger();
 
+  /** The bearer token of ServiceAccount {@code namespace/serviceAccount} (what {@link #as} sends). */
+  String token(String namespace, String serviceAccount);
+
   /** Forgets every resourceVersion before now, as etcd's compaction does. */
   void compact();
 
@@ -64,6 +67,11 @@ sealed interface Front extends AutoCloseable permits Front.Double, Front.Real {
     @Override
     public KubernetesClient as(String namespace, String serviceAccount) {
       return api.clientAs(namespace, serviceAccount);
+    }
+
+    @Override
+    public String token(String namespace, String serviceAccount) {
+      return api.serviceAccountToken(namespace, serviceAccount);
     }
 
     @Override
@@ -109,6 +117,11 @@ sealed interface Front extends AutoCloseable permits Front.Double, Front.Real {
     @Override
     public KubernetesClient as(String namespace, String serviceAccount) {
       return clients.computeIfAbsent(namespace + "/" + serviceAccount, k -> api.clientAs(namespace, serviceAccount));
+    }
+
+    @Override
+    public String token(String namespace, String serviceAccount) {
+      return api.serviceAccountToken(namespace, serviceAccount);
     }
 
     @Override

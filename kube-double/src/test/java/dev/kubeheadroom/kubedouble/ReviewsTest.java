@@ -7,8 +7,14 @@ import static dev.kubeheadroom.kubedouble.TestRbac.roleBinding;
 import static dev.kubeheadroom.kubedouble.TestRbac.rule;
 import static dev.kubeheadroom.kubedouble.TestRbac.serviceAccount;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewStatus;
@@ -22,9 +28,11 @@ import org.junit.jupiter.api.Test;
  * Self subject reviews answered by the authorizer, as kube-apiserver answers them
  * (pkg/registry/authorization/selfsubjectaccessreview/rest.go: the caller's own attributes go
  * through the authorizer; the reason is rbac.go's authorizingVisitor "RBAC: allowed by ..." with
- * rule.go's binding describers; pkg/registry/authentication/selfsubjectreview/rest.go: who am I).
+ * rule.go's binding describers; pkg/registry/authentication/selfsubjectreview/rest.go: who am I),
+ * and TokenReview and SubjectAccessReview as a stage's metrics port asks them for a scraper (ops'
+ * KubernetesAccessReviews); kube-real's ReviewsDifferentialTest holds those to the real server.
  */
-class SelfSubjectReviewsTest {
+class ReviewsTest {
   private ApiServerDouble api;
   private KubernetesClient actuator;
 
@@ -85,5 +93,60 @@ class SelfSubjectReviewsTest {
     assertThat(review.getStatus().getUserInfo().getUsername()).isEqualTo("system:serviceaccount:headroom:actuator");
     assertThat(review.getStatus().getUserInfo().getGroups())
         .containsExactly("system:serviceaccounts", "system:serviceaccounts:headroom", "system:authenticated");
+  }
+
+  private TokenReviewStatus review(KubernetesClient as, String token) {
+    return as.authentication().v1().tokenReviews()
+        .create(new TokenReviewBuilder().withNewSpec().withToken(token).endSpec().build()).getStatus();
+  }
+
+  /** The stage {@code headroom/stage} may ask both reviews; {@code monitoring/prometheus} may get /metrics. */
+  private KubernetesClient delegatingStage() {
+    clusterRole(api.client(), "metrics-auth", rule("authentication.k8s.io", List.of("tokenreviews"), "create"),
+        rule("authorization.k8s.io", List.of("subjectaccessreviews"), "create"));
+    clusterRoleBinding(api.client(), "metrics-auth", "metrics-auth", serviceAccount("headroom", "stage"));
+    clusterRole(api.client(), "metrics-reader",
+        new PolicyRuleBuilder().withNonResourceURLs("/metrics").withVerbs("get").build());
+    clusterRoleBinding(api.client(), "metrics-reader", "metrics-reader", serviceAccount("monitoring", "prometheus"));
+    return api.clientAs("headroom", "stage");
+  }
+
+  private SubjectAccessReviewStatus mayGet(KubernetesClient stage, String path) {
+    TokenReviewStatus who = review(stage, api.serviceAccountToken("monitoring", "prometheus"));
+    return stage.authorization().v1().subjectAccessReview().create(new SubjectAccessReviewBuilder().withNewSpec()
+        .withUser(who.getUser().getUsername()).withGroups(who.getUser().getGroups())
+        .withNewNonResourceAttributes().withVerb("get").withPath(path).endNonResourceAttributes()
+        .endSpec().build()).getStatus();
+  }
+
+  @Test
+  void aServiceAccountTokenIsAuthenticatedAsItsAccountAndAForgedOneIsNot() {
+    KubernetesClient stage = delegatingStage();
+    TokenReviewStatus scraper = review(stage, api.serviceAccountToken("monitoring", "prometheus"));
+    assertThat(scraper.getAuthenticated()).isTrue();
+    assertThat(scraper.getUser().getUsername()).isEqualTo("system:serviceaccount:monitoring:prometheus");
+    assertThat(scraper.getUser().getGroups()).containsExactly(
+        "system:serviceaccounts", "system:serviceaccounts:monitoring", "system:authenticated");
+    TokenReviewStatus forged = review(stage, "kube-double.forged");
+    assertThat(forged.getAuthenticated()).isNotEqualTo(Boolean.TRUE);
+    assertThat(forged.getUser().getUsername()).isNull();
+  }
+
+  @Test
+  void theScrapersAccessIsDecidedByItsBindings() {
+    KubernetesClient stage = delegatingStage();
+    SubjectAccessReviewStatus metrics = mayGet(stage, "/metrics");
+    assertThat(metrics.getAllowed()).isTrue();
+    assertThat(metrics.getReason()).isEqualTo("RBAC: allowed by ClusterRoleBinding \"metrics-reader\" of ClusterRole "
+        + "\"metrics-reader\" to ServiceAccount \"prometheus/monitoring\"");
+    assertThat(mayGet(stage, "/bookings").getAllowed()).isFalse();
+  }
+
+  @Test
+  void aCallerWithoutCreateOnTheReviewsIsRefused() {
+    delegatingStage();
+    KubernetesClient nobody = api.clientAs("headroom", "nobody");
+    assertThatThrownBy(() -> review(nobody, api.serviceAccountToken("monitoring", "prometheus")))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
   }
 }
