@@ -43,6 +43,7 @@ final class PolicyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFormat.notHtml(output, "policy");
     byte[] input;
     try {
       input = stdin.readAllBytes();
