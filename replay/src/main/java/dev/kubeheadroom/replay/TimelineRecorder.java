@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * Records a {@link Timeline} while an audit replays up to the window's end: after each step that
@@ -152,7 +154,7 @@ public final class TimelineRecorder implements Audit.Listener {
     if (anyUid != null) {
       Explanation e = audit.explain(node, anyUid);
       add(nodePoints, new Timeline.NodePoint(at, node, e.allocatableMilli(), e.slackMilli(), e.factor()),
-          (a, b) -> a.node().equals(b.node()) && a.allocatableMilli() == b.allocatableMilli()
+          Timeline.NodePoint::at, (a, b) -> a.node().equals(b.node()) && a.allocatableMilli() == b.allocatableMilli()
               && a.slackMilli() == b.slackMilli() && a.factor() == b.factor());
     }
     for (PodSnapshot pod : now.values()) {
@@ -163,7 +165,7 @@ public final class TimelineRecorder implements Audit.Listener {
         for (ContainerSnapshot c : pod.containers()) {
           if (c.limitBearing()) {
             add(containers.computeIfAbsent(c.name(), n -> new ArrayList<>()),
-                new Timeline.LimitPoint(at, c.cpuRequestMilli(), c.cpuLimitMilli()),
+                new Timeline.LimitPoint(at, c.cpuRequestMilli(), c.cpuLimitMilli()), Timeline.LimitPoint::at,
                 (a, b) -> a.requestMilli() == b.requestMilli() && a.limitMilli() == b.limitMilli());
           }
         }
@@ -195,13 +197,19 @@ public final class TimelineRecorder implements Audit.Listener {
     return new Timeline.NeighbourMark(at, pod.namespace(), pod.name(), arrived, pod.effectiveRequestMilli());
   }
 
-  /** Appends {@code point} unless it equals the last; a point still before the window replaces it. */
-  private <T> void add(List<T> points, T point, java.util.function.BiPredicate<T, T> same) {
+  /**
+   * Appends {@code point} unless it equals the last; it replaces the last when that one is at the
+   * same moment (several records at one time show as their end state) or still before the window.
+   */
+  private <T> void add(List<T> points, T point, Function<T, Instant> at, BiPredicate<T, T> same) {
     if (!points.isEmpty() && same.test(points.get(points.size() - 1), point)) {
       return;
     }
-    if (!inWindow && !points.isEmpty()) {
+    if (!points.isEmpty() && (!inWindow || at.apply(points.get(points.size() - 1)).equals(at.apply(point)))) {
       points.remove(points.size() - 1);
+      if (!points.isEmpty() && same.test(points.get(points.size() - 1), point)) {
+        return; // back to what it was before that moment
+      }
     }
     points.add(point);
   }

@@ -35,6 +35,20 @@ final class Chart {
     this.yLabel = yLabel;
   }
 
+  /** The least round value (1, 2, 2.5 or 5 × 10ⁿ, times 4) at or above {@code v}: four grid steps of round size. */
+  static double niceMax(double v) {
+    if (!(v > 0)) {
+      return 1;
+    }
+    double step = Math.pow(10, Math.floor(Math.log10(v / 4)));
+    for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+      if (4 * step * m >= v) {
+        return 4 * step * m;
+      }
+    }
+    return 40 * step;
+  }
+
   double x(Instant t) {
     double span = Duration.between(from, to).toMillis();
     double at = Math.max(0, Math.min(span, Duration.between(from, t).toMillis()));

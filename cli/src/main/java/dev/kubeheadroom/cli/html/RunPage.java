@@ -61,7 +61,7 @@ public final class RunPage {
       max = Math.max(max, Math.max(decided[i], patched[i]));
     }
     // A multiple of 4: the axis' five grid lines then fall on whole counts.
-    Chart chart = new Chart(from, to, (max + 3) / 4 * 4, 240, v -> Long.toString(Math.round(v)));
+    Chart chart = new Chart(from, to, Math.max(4, Chart.niceMax(max)), 240, v -> Long.toString(Math.round(v)));
     for (int i = 0; i < BUCKETS; i++) {
       Instant start = from.plusMillis(span * i / BUCKETS);
       Instant end = from.plusMillis(span * (i + 1) / BUCKETS);

@@ -52,9 +52,10 @@ public final class TimelinePage {
     }
     List<Instant> times = t.nodes().stream().map(Timeline.NodePoint::at).toList();
     long allocatable = t.nodes().stream().mapToLong(Timeline.NodePoint::allocatableMilli).max().orElse(1);
-    Chart slack = new Chart(t.from(), t.to(), allocatable, HEIGHT, v -> ReportWriter.cpu(Math.round(v)));
+    Chart slack = new Chart(t.from(), t.to(), Chart.niceMax(allocatable), HEIGHT, v -> ReportWriter.cpu(Math.round(v)));
     slack.step("slack", times, t.nodes().stream().map(p -> (double) p.slackMilli()).toList(), t.to());
-    double maxFactor = Math.max(2, t.nodes().stream().mapToDouble(Timeline.NodePoint::factor).max().orElse(1) * 1.1);
+    double maxFactor = Chart.niceMax(Math.max(2, t.nodes().stream().mapToDouble(Timeline.NodePoint::factor).max()
+        .orElse(1) * 1.05));
     Chart factor = new Chart(t.from(), t.to(), maxFactor, HEIGHT, Html::number);
     factor.step("factor", times, t.nodes().stream().map(Timeline.NodePoint::factor).toList(), t.to());
     for (Timeline.NodePoint p : t.nodes()) {
@@ -67,6 +68,7 @@ public final class TimelinePage {
       factor.draw(circle("factor-point", factor.x(p.at()), factor.y(p.factor()), data, title));
     }
     neighbours(t, slack);
+    neighbours(t, factor);
     String node = t.nodes().get(t.nodes().size() - 1).node();
     body.append("<h2>Node ").append(escape(node)).append("</h2>\n<h3>slack (allocatable − Σ requests)</h3>\n")
         .append(slack.svg("slack of node " + node)).append("<h3>factor F = 1 + S/M</h3>\n")
@@ -84,7 +86,7 @@ public final class TimelinePage {
       max = Math.max(max, change(d, c.name()).map(ContainerChange::toMilli).orElse(0L));
     }
     Instant end = pod.departedAt() == null ? t.to() : pod.departedAt();
-    Chart chart = new Chart(t.from(), t.to(), max * 1.15, HEIGHT, v -> ReportWriter.cpu(Math.round(v)));
+    Chart chart = new Chart(t.from(), t.to(), Chart.niceMax(max * 1.1), HEIGHT, v -> ReportWriter.cpu(Math.round(v)));
     List<Instant> times = c.points().stream().map(Timeline.LimitPoint::at).toList();
     chart.step("request", times, c.points().stream().map(p -> (double) p.requestMilli()).toList(), end);
     chart.step("limit", times, c.points().stream().map(p -> (double) p.limitMilli()).toList(), end);
@@ -138,8 +140,8 @@ public final class TimelinePage {
     for (Timeline.NeighbourMark n : t.neighbours()) {
       double x = chart.x(n.at());
       chart.draw("<line class=\"" + (n.arrived() ? "arrival" : "departure") + "\" x1=\"" + f(x) + "\" x2=\"" + f(x)
-          + "\" y1=\"" + f(chart.top()) + "\" y2=\"" + f(chart.bottom()) + "\" stroke-width=\"6\" "
-          + "stroke-opacity=\"0.6\" data-at=\"" + escape(Html.time(n.at())) + "\"><title>"
+          + "\" y1=\"" + f(chart.top()) + "\" y2=\"" + f(chart.bottom()) + "\" stroke-width=\"4\" "
+          + "stroke-opacity=\"0.45\" data-at=\"" + escape(Html.time(n.at())) + "\"><title>"
           + escape(Html.time(n.at()) + ": " + n.namespace() + "/" + n.name() + (n.arrived() ? " arrived" : " left")
               + " (request " + ReportWriter.cpu(n.requestMilli()) + ")")
           + "</title></line>");
