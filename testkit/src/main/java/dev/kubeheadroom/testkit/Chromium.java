@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -71,18 +73,30 @@ public final class Chromium {
         "--no-first-run", "--disable-extensions", "--user-data-dir=" + profile));
     command.addAll(List.of(args));
     command.add(page.toAbsolutePath().toUri().toString());
-    Path log = Files.createTempFile("chromium", ".log");
-    Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-    process.getOutputStream().close();
-    byte[] out = process.getInputStream().readAllBytes();
-    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("chromium did not finish in " + TIMEOUT_SECONDS + " s");
+    Path log = profile.resolve("stderr.log");
+    try {
+      Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+      process.getOutputStream().close();
+      byte[] out = process.getInputStream().readAllBytes();
+      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException("chromium did not finish in " + TIMEOUT_SECONDS + " s");
+      }
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException("chromium exited " + process.exitValue() + ": " + Files.readString(log));
+      }
+      return new String(out, StandardCharsets.UTF_8);
+    } finally {
+      delete(profile);
     }
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("chromium exited " + process.exitValue() + ": " + Files.readString(log));
+  }
+
+  /** The throwaway profile: the browser's files under it, then the directory. */
+  private static void delete(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
-    Files.deleteIfExists(log);
-    return new String(out, StandardCharsets.UTF_8);
   }
 }
