@@ -12,6 +12,14 @@ public enum OutputFormat {
   table,
   html;
 
+  /** What shell completion offers for a command that prints text only (no page). */
+  static final class Text implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.List.of(json.name(), yaml.name(), table.name()).iterator();
+    }
+  }
+
   /** The option's help, shared by every command that has one. */
   static final String DESCRIPTION = "Output format: table (default), json or yaml.";
 

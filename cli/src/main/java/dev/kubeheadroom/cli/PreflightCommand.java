@@ -39,7 +39,8 @@ public final class PreflightCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin KubeOptions kube;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION,
+      completionCandidates = OutputFormat.Text.class)
   OutputFormat output;
 
   @Override

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeheadroom.schemas.ClusterConfig;
-import dev.kubeheadroom.schemas.ContainerKind;
-import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
@@ -15,7 +13,6 @@ import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
-import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
@@ -58,9 +55,7 @@ class AuditPageTest {
   Instant t0;
 
   static PodSnapshot pod(String name, long requestMilli, long limitMilli) {
-    return new PodSnapshot("uid-" + name, "team-a", name, "n1", "Running", "Burstable", "1", 1, null, 0,
-        null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, requestMilli,
-        limitMilli, false, false)), ResizeStatus.NONE);
+    return AuditCommandTest.pod(name, requestMilli, limitMilli);
   }
 
   @BeforeAll
