@@ -30,16 +30,7 @@ public final class Chromium {
 
   /** The installed browser ({@code CHROMIUM} names another), or the calling test is skipped (failed on CI). */
   public static Chromium require() {
-    Path found = null;
-    String env = System.getenv("CHROMIUM");
-    if (env != null && Files.isExecutable(Path.of(env))) {
-      found = Path.of(env);
-    }
-    for (Path candidate : CANDIDATES) {
-      if (found == null && Files.isExecutable(candidate)) {
-        found = candidate;
-      }
-    }
+    Path found = InstalledTool.find("CHROMIUM", CANDIDATES).orElse(null);
     if (found == null) {
       String reason = "chromium not installed (apt-get install chromium); skipped";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
