@@ -47,7 +47,8 @@ final class AuditWindow {
     try (Audit ignored = AuditReplay.replay(connection, topics, from, to, fromCheckpoint, err, shown, recorder)) {
       Timeline timeline = recorder.timeline();
       if (timeline.nodes().isEmpty() && timeline.pods().isEmpty()) {
-        throw new UserError(subject + " was on no node between " + from + " and " + to);
+        throw new UserError(subject + (subject.node() != null ? " was not known" : " was on no node") + " between "
+            + from + " and " + to);
       }
       return timeline;
     } catch (IllegalArgumentException | IllegalStateException e) {

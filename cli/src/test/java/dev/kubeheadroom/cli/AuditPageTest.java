@@ -188,6 +188,9 @@ class AuditPageTest {
     assertThat(backwards.stderr().lines()).singleElement().asString().contains("is before --from");
     assertThat(cli("audit", "--from", t0.toString(), "--to", t0.plusSeconds(60).toString()).stderr().strip())
         .startsWith("headroom audit: --from/--to draw one pod or one node");
+    assertThat(cli(window("--node", "n9")).stderr().strip()).startsWith("headroom audit: node n9 was not known between ");
+    assertThat(cli(window("--pod", "team-a/nope")).stderr().strip())
+        .startsWith("headroom audit: pod team-a/nope was on no node between ");
     assertThat(cli("audit", "--at", t0.toString(), "--pod", "team-a/web-1", "-o", "html").stderr().strip())
         .startsWith("headroom audit: -o html: audit --at prints table, json or yaml");
   }
