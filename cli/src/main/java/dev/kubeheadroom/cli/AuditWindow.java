@@ -77,14 +77,14 @@ final class AuditWindow {
         for (Timeline.LimitPoint p : c.points()) {
           out.printf(Locale.ROOT, "  %s  %s/%s %s: limit %s, request %s%n", p.at(), Printable.escape(pod.namespace()),
               Printable.escape(pod.name()), Printable.escape(c.name()),
-              p.limitMilli() == 0 ? "none" : ReportWriter.cpu(p.limitMilli()), ReportWriter.cpu(p.requestMilli()));
+              limit(p.limitMilli()), ReportWriter.cpu(p.requestMilli()));
         }
       }
     }
     for (Timeline.DecisionMark d : t.decisions()) {
       out.printf(Locale.ROOT, "  %s  decision %s/%s: %s → %s (%s, node factor %.2f)%n", d.at(),
-          Printable.escape(d.namespace()), Printable.escape(d.name()), ReportWriter.cpu(d.fromMilli()),
-          ReportWriter.cpu(d.targetMilli()), d.reason(), d.factor());
+          Printable.escape(d.namespace()), Printable.escape(d.name()), limit(d.fromMilli()), limit(d.targetMilli()),
+          d.reason(), d.factor());
     }
     for (Timeline.OutcomeMark o : t.outcomes()) {
       out.printf(Locale.ROOT, "  %s  outcome %s/%s: %s, target %s%s%n", o.at(), Printable.escape(o.namespace()),
@@ -95,5 +95,10 @@ final class AuditWindow {
       out.printf(Locale.ROOT, "  %s  %s/%s %s (request %s)%n", n.at(), Printable.escape(n.namespace()),
           Printable.escape(n.name()), n.arrived() ? "arrived" : "left", ReportWriter.cpu(n.requestMilli()));
     }
+  }
+
+  /** A limit for people: 0 is none. */
+  private static String limit(long milli) {
+    return milli == 0 ? "none" : ReportWriter.cpu(milli);
   }
 }

@@ -165,6 +165,18 @@ class AuditPageTest {
   }
 
   @Test
+  void theTextFormTellsTheSameStoryLineByLine() {
+    CliRun text = cli(window("--pod", "team-a/web-1"));
+    assertThat(text.exitCode()).as(text.stderr()).isZero();
+    assertThat(text.stdout()).startsWith("pod team-a/web-1 from " + t0)
+        .containsPattern("(?m)^  \\S+  team-a/web-1 app: limit none, request 2$")
+        .containsPattern("(?m)^  \\S+  team-a/web-1 app: limit 4, request 2$")
+        .containsPattern("(?m)^  \\S+  decision team-a/web-1: none → 4 \\(set, node factor 2.00\\)$")
+        .containsPattern("(?m)^  \\S+  outcome team-a/web-1: infeasible, target 3: node <n1> has no room$")
+        .containsPattern("(?m)^  \\S+  team-a/web-<b>3</b> left \\(request 4\\)$");
+  }
+
+  @Test
   void theNodePageDrawsEveryPodThatWasThere() throws Exception {
     CliRun html = cli(window("--node", "n1", "-o", "html"));
     assertThat(html.exitCode()).as(html.stderr()).isZero();
