@@ -47,7 +47,7 @@ class SimulatePageTest {
     }
     assertThat(PageElements.withClass(dom, "bar-node")).isNotEmpty()
         .allSatisfy(bar -> assertThat(bar.get("data-label")).startsWith("node-"));
-    Path png = chromium.screenshot(page, Path.of("target", "screenshots", "simulate.png"), 1000, 1100);
+    Path png = chromium.screenshot(page, Path.of("target", "screenshots", "simulate.png"), 1000, 760);
     assertThat(Files.size(png)).isGreaterThan(10_000);
   }
 
