@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
         "With --at and --pod or --node, replays from the last checkpoint before that moment.",
+        "With --from and --to and --pod or --node, shows how the limits moved over that window and why; "
+            + "-o html draws it as one self-contained page.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
             + "from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {
@@ -60,8 +62,12 @@ public final class AuditCommand implements Callable<Integer> {
       description = "Replay from the log's beginning, not from the last checkpoint before --at.")
   boolean fullReplay;
 
-  @Option(names = "--from", paramLabel = "RFC3339") String from;
-  @Option(names = "--to", paramLabel = "RFC3339") String to;
+  @Option(names = "--from", paramLabel = "RFC3339",
+      description = "The window's start (with --to: for --verify, or the limits over time of --pod or --node).")
+  String from;
+
+  @Option(names = "--to", paramLabel = "RFC3339", description = "The window's end.")
+  String to;
 
   @Mixin ReportOptions report;
 
@@ -71,13 +77,17 @@ public final class AuditCommand implements Callable<Integer> {
       if (from == null || to == null) {
         throw new UserError("--verify needs --from and --to");
       }
+      OutputFormat.notHtml(report.format(), "audit --verify");
       return verify(Times.parse("--from", from), Times.parse("--to", to));
+    }
+    if (at == null && (from != null || to != null)) {
+      return window();
     }
     if (at == null) {
       throw new UserError("give --at RFC3339 (with --pod or --node), or --verify --from --to");
     }
     Instant when = Times.parse("--at", at);
-    OutputFormat format = report.format();
+    OutputFormat format = OutputFormat.notHtml(report.format(), "audit --at");
     try (Audit audit = replay(when)) {
       PrintWriter out = spec.commandLine().getOut();
       if (subject != null && subject.pod != null) {
@@ -92,6 +102,22 @@ public final class AuditCommand implements Callable<Integer> {
             audit.records(), when, audit.decisions(), audit.nodes().size());
         out.flush();
       }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** {@code --pod|--node} over {@code [--from, --to]}: {@link AuditWindow}. */
+  private int window() {
+    if (from == null || to == null) {
+      throw new UserError("--from and --to go together: the window to show");
+    }
+    var drawn = AuditWindow.subject(subject == null ? null : subject.pod, subject == null ? null : subject.node);
+    Instant start = Times.parse("--from", from);
+    Instant end = Times.parse("--to", to);
+    PrintWriter err = spec.commandLine().getErr();
+    try (KafkaConnection connection = kafka.connect(System.getenv())) {
+      AuditWindow.print(AuditWindow.record(connection, topicOptions.topics(), drawn, start, end, !fullReplay, err,
+          report.progress(err, spec.name())), report.format(), spec.commandLine().getOut());
     }
     return ExitCodes.OK;
   }

@@ -23,18 +23,27 @@ final class AuditReplay {
 
   static Audit replay(KafkaConnection connection, Topics topics, Instant when, boolean fromCheckpoint,
       PrintWriter err, Progress shown) {
+    return replay(connection, topics, when, when, fromCheckpoint, err, shown, Audit.Listener.NONE);
+  }
+
+  /**
+   * As above, from the last checkpoint at or before {@code cutBefore} (a window's start), each
+   * step shown to {@code listener}.
+   */
+  static Audit replay(KafkaConnection connection, Topics topics, Instant cutBefore, Instant when,
+      boolean fromCheckpoint, PrintWriter err, Progress shown, Audit.Listener listener) {
     Optional<CheckpointCut> cut = Optional.empty();
     if (fromCheckpoint) {
       try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
           CheckpointReader.consumerSettings())) {
-        cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(), when);
+        cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(), cutBefore);
       }
     }
     if (cut.isEmpty()) {
       try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
           AuditCommand.KAFKA_TIMEOUT)) {
         Instant first = history.peekTime();
-        Audit audit = Audit.replay(history, topics, when, (n, t) -> shown.between(first, t, when));
+        Audit audit = Audit.replay(history, topics, when, (n, t) -> shown.between(first, t, when), listener);
         shown.done();
         return audit;
       }
@@ -45,7 +54,8 @@ final class AuditReplay {
     err.flush();
     try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
         AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
-      Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when));
+      Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when),
+          listener);
       shown.done();
       return audit;
     }

@@ -62,6 +62,7 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFormat.notHtml(report.format(), "explain");
     if (prometheus.given()) {
       return explainWithWhatIf();
     }

@@ -32,6 +32,7 @@ final class PolicyCommand implements Callable<Integer> {
 
   // The CLI contract fixes json as the default here: tools pipe this command.
   @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml", defaultValue = "json",
+      completionCandidates = OutputFormat.Text.class,
       description = "json (default; the contract's exact form), table or yaml.")
   OutputFormat output = OutputFormat.json;
 
@@ -43,6 +44,7 @@ final class PolicyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFormat.notHtml(output, "policy");
     byte[] input;
     try {
       input = stdin.readAllBytes();

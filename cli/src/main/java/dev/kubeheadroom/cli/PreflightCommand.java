@@ -39,11 +39,13 @@ public final class PreflightCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin KubeOptions kube;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION,
+      completionCandidates = OutputFormat.Text.class)
   OutputFormat output;
 
   @Override
   public Integer call() {
+    OutputFormat format = OutputFormat.notHtml(OutputFormat.orTable(output), "preflight");
     List<Result> results;
     // One retry: a one-shot check should answer "unreachable" in a second, not after the
     // client's default ten exponential back-offs.
@@ -53,7 +55,6 @@ public final class PreflightCommand implements Callable<Integer> {
       throw e.isUnreachable() ? new Unavailable(e.getMessage()) : new UserError(e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
-    OutputFormat format = OutputFormat.orTable(output);
     if (format == OutputFormat.json) {
       json(results, out);
     } else if (format == OutputFormat.yaml) {

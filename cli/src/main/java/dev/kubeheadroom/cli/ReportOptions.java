@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 
 /** How a replaying report ({@code audit}, {@code explain}) prints: its format, and its progress on stderr. */
 final class ReportOptions {
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION)
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json|yaml", description = OutputFormat.DESCRIPTION,
+      completionCandidates = OutputFormat.Text.class)
   OutputFormat output;
 
   @Option(names = "--progress", description = Progress.DESCRIPTION)

@@ -1,5 +1,7 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.cli.html.RunHistory;
+import dev.kubeheadroom.cli.html.RunPage;
 import dev.kubeheadroom.projection.PrettyJsonLines;
 import dev.kubeheadroom.projection.WatchLogItem;
 import dev.kubeheadroom.projection.WatchLogReader;
@@ -8,6 +10,7 @@ import dev.kubeheadroom.replay.Printable;
 import dev.kubeheadroom.replay.ReportWriter;
 import dev.kubeheadroom.replay.Simulation;
 import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.NodeDecision;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -56,8 +59,9 @@ public final class SimulateCommand implements Callable<Integer> {
   Path config;
 
   // The CLI contract fixes this default (json unless stdout is a terminal): scripts rely on it.
-  @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml",
-      description = "json (default when stdout is not a terminal), table (default on a terminal) or yaml.")
+  @Option(names = {"-o", "--output"}, paramLabel = "json|table|yaml|html",
+      description = "json (default when stdout is not a terminal), table (default on a terminal), yaml, or html: "
+          + "a page drawing the run's decisions and changes over time.")
   OutputFormat output;
 
   @Option(names = "--progress", description = Progress.DESCRIPTION)
@@ -77,8 +81,17 @@ public final class SimulateCommand implements Callable<Integer> {
     Progress shown = Progress.of(err, "simulate", progress);
     // A pipe (-, /dev/stdin, a FIFO) is read once: its length is unknown, so no fraction is shown.
     long lines = (progress || System.console() != null) && Files.isRegularFile(watchLog) ? lines(watchLog) : 0;
+    OutputFormat format = OutputFormat.defaultFor(output);
+    RunHistory.Recorder history = new RunHistory.Recorder();
     Simulation.Observer observer = new Simulation.Observer() {
       private int reported;
+
+      @Override
+      public void decided(NodeDecision decision) {
+        if (format == OutputFormat.html) {
+          history.decided(decision);
+        }
+      }
 
       @Override
       public void warning(String message) {
@@ -105,7 +118,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     shown.done();
     PrintWriter out = spec.commandLine().getOut();
-    switch (OutputFormat.defaultFor(output)) {
+    switch (format) {
       case json -> ReportWriter.json(report, out);
       case yaml -> {
         StringWriter json = new StringWriter();
@@ -113,6 +126,10 @@ public final class SimulateCommand implements Callable<Integer> {
         StructuredOutput.yamlOfJson(json.toString(), out);
       }
       case table -> ReportWriter.table(report, out);
+      case html -> {
+        out.print(RunPage.render("Headroom simulate: the run's report", history.history(report)));
+        out.flush();
+      }
     }
     return ExitCodes.OK;
   }

@@ -46,6 +46,8 @@ public final class StructuredOutput {
         case json -> out.println(JSON.writeValueAsString(view));
         case yaml -> out.print(YAML.writeValueAsString(view));
         case table -> throw new IllegalArgumentException("a table is written by its command");
+        case html -> throw new UserError("-o html: this view prints table, json or yaml (audit --from/--to and"
+            + " simulate draw a page)");
       }
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(view.getClass().getSimpleName() + " does not serialize", e);

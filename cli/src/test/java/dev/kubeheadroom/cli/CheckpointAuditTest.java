@@ -193,4 +193,24 @@ class CheckpointAuditTest {
     assertThat(r.stdout()).containsPattern("([89]|[1-9]\\d+) checkpoints in .* re-derived from the log: 0 differ");
     assertThat(r.stderr().lines()).last().isEqualTo("headroom audit: 100%");
   }
+
+  @Test
+  void aWindowStartsFromTheCheckpointBeforeItAndDrawsWhatTheWholeLogDraws() throws Exception {
+    String from = t0.plus(Duration.ofMinutes(25)).toString();
+    String to = t0.plus(Duration.ofMinutes(44)).toString();
+    CliRun cut = cli("audit", "--node", "n1", "--from", from, "--to", to, "-o", "json");
+    CliRun whole = cli("audit", "--node", "n1", "--from", from, "--to", to, "-o", "json", "--full-replay");
+    assertThat(cut.exitCode()).as(cut.stderr()).isZero();
+    assertThat(cut.stderr()).contains("starting from the checkpoint at ");
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode a = json.readTree(cut.stdout());
+    com.fasterxml.jackson.databind.JsonNode b = json.readTree(whole.stdout());
+    // the inputs' story is the same; decisions after a restore follow a restart's re-evaluation
+    for (String field : List.of("nodes", "pods", "neighbours")) {
+      assertThat(a.get(field)).as(field).isEqualTo(b.get(field));
+    }
+    // web-n1-1, -4, ... -43: 8 there before the window, 7 arriving from its first moment on
+    assertThat(a.get("pods")).hasSize(15);
+    assertThat(a.get("neighbours").findValuesAsText("arrived")).hasSize(7).containsOnly("true");
+  }
 }

@@ -38,7 +38,23 @@ class CliConventionsTest {
 
     assertThat(output).as(command).isNotNull();
     assertThat(output).isSameAs(sub.getCommandSpec().findOption("--output"));
-    assertThat(output.completionCandidates()).containsExactlyInAnyOrder("json", "yaml", "table");
+    // simulate also draws a page; audit does too over a window, which its help says
+    if (command.equals("simulate")) {
+      assertThat(output.completionCandidates()).containsExactlyInAnyOrder("json", "yaml", "table", "html");
+    } else {
+      assertThat(output.completionCandidates()).containsExactlyInAnyOrder("json", "yaml", "table");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"policy", "explain", "preflight"})
+  void aCommandThatDrawsNoPageSaysSoInOneLine(String command) {
+    // before any work: explain's replay would need a broker, preflight a cluster
+    CliRun r = command.equals("explain")
+        ? CliRun.run(command, "team-a/web-1", "-o", "html", "--kafka-bootstrap-servers", "127.0.0.1:1")
+        : CliRun.withStdin("{}", command, "-o", "html");
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(ExitCodes.USAGE);
+    assertThat(r.stderr().lines()).singleElement().asString().contains("-o html: ").contains("prints table, json or yaml");
   }
 
   @Test

@@ -33,6 +33,19 @@ public final class Audit implements AutoCloseable {
     void replayed(long records, Instant at);
   }
 
+  /**
+   * Sees the replay step by step (an audit over a window draws from it): after each record is
+   * folded, and once more when the clock has reached the end, with the decisions that step took
+   * and the outcome the record carried (null if none).
+   */
+  public interface Listener {
+    Listener NONE = (audit, topic, key, at, decided, outcome) -> {};
+
+    /** {@code topic} and {@code key} are the record's; both null for the step that ends the replay. */
+    void stepped(Audit audit, String topic, String key, Instant at, List<NodeDecision> decided,
+        ResizeOutcome outcome);
+  }
+
   public static final long PROGRESS_EVERY = 100_000;
 
   private final ReplayEngine engine;
@@ -59,6 +72,11 @@ public final class Audit implements AutoCloseable {
    * @throws IllegalArgumentException when {@code at} is before the retained history
    */
   public static Audit replay(TopicHistory history, Topics topics, Instant at, Progress progress) {
+    return replay(history, topics, at, progress, Listener.NONE);
+  }
+
+  /** As {@link #replay(TopicHistory, Topics, Instant, Progress)}, each step shown to {@code listener}. */
+  public static Audit replay(TopicHistory history, Topics topics, Instant at, Progress progress, Listener listener) {
     Instant first = history.peekTime();
     if (first == null) {
       throw new IllegalArgumentException("the topics under prefix " + topics.prefix() + " hold no history");
@@ -67,7 +85,7 @@ public final class Audit implements AutoCloseable {
       throw new IllegalArgumentException(at + " is before the retained history, which starts at " + first
           + " (retention of the node-keyed topics is the audit window)");
     }
-    return run(history, topics, at, progress, first, null);
+    return run(history, topics, at, progress, first, null, listener);
   }
 
   /**
@@ -80,12 +98,18 @@ public final class Audit implements AutoCloseable {
    * bookings are restored before the first node event, so it is folded after them, as it was live.
    */
   public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress) {
+    return resume(cut, history, topics, at, progress, Listener.NONE);
+  }
+
+  /** As {@link #resume(CheckpointCut, TopicHistory, Topics, Instant, Progress)}, each step shown to {@code listener}. */
+  public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
+      Listener listener) {
     if (at.isBefore(cut.at())) {
       throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
     }
     Instant first = history.peekTime();
     Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut);
+    return run(history, topics, at, progress, start, cut, listener);
   }
 
   /**
@@ -100,7 +124,7 @@ public final class Audit implements AutoCloseable {
   }
 
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
-      CheckpointCut cut) {
+      CheckpointCut cut, Listener listener) {
     Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
     List<String> global = topics.compacted();
     boolean restored = cut == null;
@@ -113,10 +137,9 @@ public final class Audit implements AutoCloseable {
           restored = true;
         }
         audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
-        if (r.topic().equals(topics.outcomes()) && r.value() != null) {
-          audit.noteOutcome(r.value());
-        }
-        audit.drain();
+        ResizeOutcome outcome = r.topic().equals(topics.outcomes()) && r.value() != null
+            ? audit.noteOutcome(r.value()) : null;
+        listener.stepped(audit, r.topic(), r.key(), Instant.ofEpochMilli(r.timestamp()), audit.drain(), outcome);
         if (++audit.records % PROGRESS_EVERY == 0) {
           progress.replayed(audit.records, Instant.ofEpochMilli(r.timestamp()));
         }
@@ -125,7 +148,7 @@ public final class Audit implements AutoCloseable {
         audit.restore(cut, cut.at());
       }
       audit.engine.advanceTo(at);
-      audit.drain();
+      listener.stepped(audit, null, null, at, audit.drain(), null);
       return audit;
     } catch (RuntimeException e) {
       audit.close();
@@ -174,23 +197,27 @@ public final class Audit implements AutoCloseable {
     return Optional.ofNullable(resumedFrom);
   }
 
-  private void noteOutcome(byte[] value) {
+  private ResizeOutcome noteOutcome(byte[] value) {
     try {
       if (JsonCodec.decode(value, dev.kubeheadroom.schemas.NodeEvent.class) instanceof ResizeOutcome o) {
         lastOutcome.put(o.podUid(), o);
+        return o;
       }
     } catch (SchemaException ignored) {
       // the topology sends it to the dead-letter topic; nothing to remember here
     }
+    return null;
   }
 
-  private void drain() {
-    for (NodeDecision d : engine.drainDecisions()) {
+  private List<NodeDecision> drain() {
+    List<NodeDecision> drained = engine.drainDecisions();
+    for (NodeDecision d : drained) {
       decisions++;
       for (PodChange c : d.changes()) {
         lastDecision.put(c.uid(), d);
       }
     }
+    return drained;
   }
 
   public long records() {

@@ -38,11 +38,7 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** The installed binary ({@code $PROMETHEUS} first), or the calling test is skipped. */
   public static Path require() {
-    String env = System.getenv("PROMETHEUS");
-    if (env != null && Files.isExecutable(Path.of(env))) {
-      return Path.of(env);
-    }
-    Path found = CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+    Path found = InstalledTool.find("PROMETHEUS", CANDIDATES).orElse(null);
     assumeTrue(found != null, "prometheus not installed (apt-get install prometheus); skipped");
     return found;
   }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,16 +26,7 @@ public final class Promtool {
 
   /** The installed promtool, or the calling test is skipped. */
   public static Promtool require() {
-    Path found = null;
-    String env = System.getenv("PROMTOOL");
-    if (env != null && Files.isExecutable(Path.of(env))) {
-      found = Path.of(env);
-    }
-    for (Path candidate : CANDIDATES) {
-      if (found == null && Files.isExecutable(candidate)) {
-        found = candidate;
-      }
-    }
+    Path found = InstalledTool.find("PROMTOOL", CANDIDATES).orElse(null);
     assumeTrue(found != null, "promtool not installed (apt-get install prometheus); skipped");
     return new Promtool(found);
   }

@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
     description = {"Runs the live pipeline against a simulated cluster, printing each limit change.",
         "Embedded Kafka, ingest, topology and actuator run against a simulated API server and kubelet.",
         "At the end it prints a summary (or, with --output json, the final state in the simulate form).",
+        "It also writes the run's report page, report.html, and prints its file:// address (--open opens it).",
         "The pipeline's logs go to pipeline.log in the demo's directory, "
             + "which keeps the event log for audit and explain."})
 public final class DemoCommand implements Callable<Integer> {
@@ -67,6 +68,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Also shows the pipeline's logs on stderr.")
   boolean verbose;
 
+  @Option(names = "--open", description = "Opens the run's report page in a browser at the end (with xdg-open).")
+  boolean open;
+
   @Option(names = "--startup-timeout", paramLabel = "SECONDS", defaultValue = "60", hidden = true)
   long startupTimeoutSeconds;
 
@@ -77,7 +81,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    OutputFormat format = OutputFormat.defaultFor(output);
+    OutputFormat format = OutputFormat.notHtml(OutputFormat.defaultFor(output), "demo (it writes its page to its"
+        + " directory)");
     boolean json = format != OutputFormat.table;
     PrintWriter live = json ? err : out;
     List<WatchEvent> events = scenario == null ? BuiltInScenario.events() : read(scenario, err);
@@ -104,10 +109,14 @@ public final class DemoCommand implements Callable<Integer> {
       }
       // The run's costs are for whoever studies it: the log file; the screen gets the recap.
       result.summary().lines().forEach(line -> LOG.info(line));
+      Path page = DemoReport.write(work, changes, result.report());
       live.println();
       new DemoRecap(result.report(), changes, result.summary().wall(), work, Instant.now()).lines()
           .forEach(live::println);
       live.flush();
+      if (open) {
+        DemoReport.open(page, err);
+      }
       return 0;
     }
   }

@@ -34,6 +34,7 @@ record DemoRecap(ClusterReport report, List<LimitChange> changes, Duration wall,
     lines.add(String.format(Locale.ROOT, "%d pods managed, %d limit changes in %.1f s%s", managed, changes.size(),
         wall.toMillis() / 1000.0, factors()));
     lines.add("kept in " + directory + ": the event log (kafka/) and the pipeline's logs (" + DemoLog.FILE_NAME + ")");
+    lines.add("the run's report: " + directory.resolve(DemoReport.FILE_NAME).toUri());
     String dataDir = " --data-dir " + directory;
     Optional<LimitChange> last = changes.isEmpty() ? Optional.empty() : Optional.of(changes.get(changes.size() - 1));
     String prefix = "try: ";

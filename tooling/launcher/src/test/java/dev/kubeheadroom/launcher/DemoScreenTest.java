@@ -30,6 +30,7 @@ class DemoScreenTest {
       Pattern.compile("\\+ *\\d+\\.\\ds  \\S+/\\S+ +\\S+ +\\S+ → \\S+ +\\(node \\S+\\)"),
       Pattern.compile("\\d+ pods managed, \\d+ limit changes in [\\d.]+ s; node factor .+"),
       Pattern.compile("kept in \\S+: the event log \\(kafka/\\) and the pipeline's logs \\(pipeline\\.log\\)"),
+      Pattern.compile("the run's report: file:/\\S+/report\\.html"),
       Pattern.compile("(try: |     )\\./headroom (explain|audit) .+ --data-dir .+"),
       Pattern.compile(""));
   /** A logger's line: a level word, or a dotted logger name such as org.apache.kafka. */
@@ -50,7 +51,10 @@ class DemoScreenTest {
     });
     assertThat(demo.stdout()).contains("shop/web-1").contains("→").contains("pods managed")
         .contains("kept in " + dir.resolve("demo") + ": the event log")
-        .contains("./headroom explain ").contains("./headroom audit ");
+        .contains("./headroom explain ").contains("./headroom audit ")
+        .contains("the run's report: " + dir.resolve("demo").resolve("report.html").toUri());
+    assertThat(Files.readString(dir.resolve("demo").resolve("report.html"))).startsWith("<!DOCTYPE html>")
+        .contains("limit changes over time").doesNotContain("<script");
 
     Path file = dir.resolve("demo").resolve(DemoLog.FILE_NAME);
     assertThat(demo.stderr()).contains("its logs go to " + file);
