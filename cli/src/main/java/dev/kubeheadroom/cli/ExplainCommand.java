@@ -70,6 +70,7 @@ public final class ExplainCommand implements Callable<Integer> {
       LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure, liveToken);
       if (answer.explanation().isPresent()) {
         print(answer.explanation().get(), null);
+        noteStandby(answer.booking());
         return ExitCodes.OK;
       }
       fallingBack(answer.whyNot());
@@ -106,6 +107,7 @@ public final class ExplainCommand implements Callable<Integer> {
         LiveBooking b = answer.booking();
         print(e, whatIf.apply(new Explained(e, b.booking(), booking -> Explanation.of(booking, b.uid(), b.config(),
             b.namespaces()::get, e.at(), Optional.empty(), Optional.empty()))));
+        noteStandby(b);
         return ExitCodes.OK;
       }
       fallingBack(answer.whyNot());
@@ -150,6 +152,16 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.report = report;
     audit.fullReplay = fullReplay;
     return audit;
+  }
+
+  /** One line when the booking was read from a standby copy: the node's active instance did not answer. */
+  private void noteStandby(LiveBooking booking) {
+    if (booking.standbyLag() != null) {
+      spec.commandLine().getErr().println("headroom explain: read from a standby copy on "
+          + (booking.servedBy().isEmpty() ? "an unadvertised instance" : booking.servedBy()) + ", "
+          + booking.standbyLag() + " changelog records behind (the node's active instance did not answer)");
+      spec.commandLine().getErr().flush();
+    }
   }
 
   private void fallingBack(String whyNot) {
