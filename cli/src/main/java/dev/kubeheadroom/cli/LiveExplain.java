@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code explain --live URL}: asks a running topology for the pod's booking ({@code GET
@@ -36,10 +37,11 @@ final class LiveExplain {
   private LiveExplain() {}
 
   /**
+   * @param tls how the endpoint's certificate is checked; null: the JDK's default trust
    * @param token a bearer token allowed {@code get} on nonResourceURL {@code /bookings} (the chart's
    *     {@code <release>-bookings-reader}); null sends none (a port with {@code --metrics-auth=none})
    */
-  static Answer ask(String url, String namespace, String name, boolean insecure, String token) {
+  static Answer ask(String url, String namespace, String name, SSLContext tls, String token) {
     URI uri;
     try {
       uri = URI.create(url.replaceAll("/+$", "") + "/bookings?namespace="
@@ -50,8 +52,8 @@ final class LiveExplain {
     HttpResponse<byte[]> response;
     try {
       HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
-      if (insecure) {
-        client.sslContext(HttpTls.trustingEveryone());
+      if (tls != null) {
+        client.sslContext(tls);
       }
       HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET();
       if (token != null && !token.isBlank()) {

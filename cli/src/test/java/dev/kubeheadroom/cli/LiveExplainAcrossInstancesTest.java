@@ -127,7 +127,7 @@ class LiveExplainAcrossInstancesTest {
   }
 
   private static LiveExplain.Answer ask(String url, String pod) {
-    return LiveExplain.ask(url, "team-a", pod, true, BookingInstances.TOKEN);
+    return LiveExplain.ask(url, "team-a", pod, HttpTls.trustingEveryone(), BookingInstances.TOKEN);
   }
 
   private CliRun explain(String pod, String url) {

@@ -58,14 +58,14 @@ public final class LiveBookings {
   /** @param self this instance's {@code application.server}, or empty when it advertises none */
   public LiveBookings(KafkaStreams streams, String self) {
     this.streams = streams;
-    this.self = Objects.requireNonNull(self, "self");
+    this.self = Objects.requireNonNull(self, "self").isBlank() ? "" : advertised(HostInfo.buildFromEndpoint(self)).orElse("");
   }
 
   public LiveBookings(KafkaStreams streams) {
     this(streams, "");
   }
 
-  /** This instance's {@code host:port}, or empty. */
+  /** This instance's {@code host:port} (as {@link #owners} names it), or empty. */
   public String self() {
     return self;
   }
@@ -122,8 +122,12 @@ public final class LiveBookings {
         .map(LiveBookings::advertised).flatMap(Optional::stream).filter(h -> !h.equals(self)).sorted().toList();
   }
 
+  /** {@code host:port}, an IPv6 pod IP in brackets (a URL's authority). */
   private static Optional<String> advertised(HostInfo host) {
-    return host == null || host.port() < 0 ? Optional.empty() : Optional.of(host.host() + ":" + host.port());
+    if (host == null || host.port() < 0) {
+      return Optional.empty();
+    }
+    return Optional.of((host.host().contains(":") ? "[" + host.host() + "]" : host.host()) + ":" + host.port());
   }
 
   /**
