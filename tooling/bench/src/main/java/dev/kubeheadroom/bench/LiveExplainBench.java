@@ -86,7 +86,11 @@ public final class LiveExplainBench {
     Path dir = Files.createTempDirectory("headroom-live-explain-bench-");
     List<Stage> stages = new ArrayList<>();
     List<OpsServer> servers = new ArrayList<>();
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dir.resolve("kafka")))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.ephemeral(dir.resolve("kafka")));
+        AutoCloseable instancesFirst = () -> { // before the broker: a topology leaving the group needs it
+          stages.forEach(Stage::close);
+          servers.forEach(OpsServer::close);
+        }) {
       Topics topics = Topics.defaults();
       try (Admin admin = kafka.admin()) {
         TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(6), Duration.ofSeconds(60));
@@ -125,8 +129,6 @@ public final class LiveExplainBench {
       Thread.sleep(30_000);
       measure(http, urls, nodes, perNode, requests, random);
     } finally {
-      stages.forEach(Stage::close);
-      servers.forEach(OpsServer::close);
       TempDirs.deleteQuietly(dir);
     }
   }
