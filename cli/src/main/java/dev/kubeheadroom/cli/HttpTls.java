@@ -8,12 +8,9 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import dev.kubeheadroom.ops.TrustingEveryone;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /** The TLS trust of the CLI's own HTTP clients ({@code explain --live}, {@code explain --prometheus}). */
 public final class HttpTls {
