@@ -78,11 +78,11 @@ public final class LiveExplainBench {
     Args.quietLogs();
     EmbeddedKafka.quietLogs();
     Map<String, String> args = Args.parse(argv);
-    int nodes = Integer.parseInt(args.getOrDefault("nodes", "5000"));
-    int perNode = Integer.parseInt(args.getOrDefault("pods-per-node", "30"));
-    int instances = Integer.parseInt(args.getOrDefault("instances", "2"));
-    int standbys = Integer.parseInt(args.getOrDefault("standbys", "0"));
-    int requests = Integer.parseInt(args.getOrDefault("requests", "2000"));
+    int nodes = Args.integer(args, "nodes", 5000);
+    int perNode = Args.integer(args, "pods-per-node", 30);
+    int instances = Args.integer(args, "instances", 2);
+    int standbys = Args.integer(args, "standbys", 0);
+    int requests = Args.integer(args, "requests", 2000);
     Path dir = Files.createTempDirectory("headroom-live-explain-bench-");
     List<Stage> stages = new ArrayList<>();
     List<OpsServer> servers = new ArrayList<>();
