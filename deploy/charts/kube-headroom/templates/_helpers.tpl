@@ -207,8 +207,8 @@ containers:
       waiting up to max.poll.interval.ms for a stuck or dead member (docs/reliability.md, finding 7) */}}
       - --group-instance-id=$(HEADROOM_POD_NAME)
       {{- /* advertised to the other instances, which forward explain --live for the nodes this one
-      holds (topology DESIGN.md, "Live bookings"); brackets would be needed only around an IPv6
-      literal in a URL, and Kafka Streams parses HOST:PORT from the right */}}
+      holds (topology DESIGN.md, "Live bookings"); an IPv6 pod IP needs no brackets here: Kafka
+      Streams takes the port after the last colon, and LiveBookings brackets it in URLs */}}
       - --application-server=$(HEADROOM_POD_IP):{{ int $v.metrics.port }}
       {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}

@@ -15,6 +15,10 @@ import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.TestKafka;
 import dev.kubeheadroom.testkit.WithKafka;
 import dev.kubeheadroom.topology.LiveBooking;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithKafka
 class LiveExplainAcrossInstancesTest {
-  private static final int NODES = 8;
+  /** Enough that some land on the partitions an instance holds no copy of (3 instances, 6 partitions). */
+  private static final int NODES = 24;
   private static final Duration PATIENCE = Duration.ofSeconds(90);
 
   @TempDir Path state;
@@ -90,6 +95,19 @@ class LiveExplainAcrossInstancesTest {
             .isEqualTo(fromFirst.get(pod).booking().node()));
       }
 
+      // Forwarded, a request is answered from the receiver's own copies or 404, never forwarded again:
+      // the first instance holds no copy of some nodes (3 instances, 1 standby), and those it
+      // answered above by asking the others.
+      Map<Integer, List<String>> forwarded = new TreeMap<>();
+      for (String pod : fromFirst.keySet()) {
+        HttpResponse<byte[]> r = forwardedTo(topology.get(0).url(), pod);
+        forwarded.computeIfAbsent(r.statusCode(), k -> new java.util.ArrayList<>()).add(pod);
+        if (r.statusCode() == 200) {
+          assertThat(JsonCodec.decode(r.body(), LiveBooking.class).servedBy()).isEqualTo(topology.get(0).host());
+        }
+      }
+      assertThat(forwarded).containsOnlyKeys(200, 404);
+
       CliRun nobody = explain("nope", topology.get(0).url());
       assertThat(nobody.stderr()).contains("headroom explain: " + topology.get(0).url()
           + " answered 404: pod team-a/nope is on none of the topology's 3 instances' nodes; replaying the log instead");
@@ -119,6 +137,14 @@ class LiveExplainAcrossInstancesTest {
       answers.put(pod, answer.booking());
     }
     return answers;
+  }
+
+  /** As another instance forwards it: with the forwarding header and the caller's token. */
+  private static HttpResponse<byte[]> forwardedTo(String url, String pod) throws Exception {
+    HttpClient http = HttpClient.newBuilder().sslContext(HttpTls.trustingEveryone()).build();
+    return http.send(HttpRequest.newBuilder(URI.create(url + "/bookings?namespace=team-a&name=" + pod))
+        .header("Headroom-Forwarded-By", "127.0.0.1:1").header("Authorization", "Bearer " + BookingInstances.TOKEN)
+        .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static String podServedBy(Map<String, LiveBooking> answers, String host) {

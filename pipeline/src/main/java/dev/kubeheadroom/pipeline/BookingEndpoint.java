@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * namespaces it is decided with, as one {@link LiveBooking} JSON document. {@code explain --live}
  * renders it exactly as a replay's explanation.
  *
- * <p>Any instance answers for any pod (DESIGN.md, "Live bookings"): from its own stores when it
+ * <p>Any instance answers for any pod (topology DESIGN.md, "Live bookings"): from its own stores when it
  * runs the node's task; otherwise it asks the node's active instance ({@code queryMetadataForKey})
  * and, when that one does not answer, answers from its own standby copy with the copy's lag; and
  * when it holds no copy, it asks every other advertised instance and prefers an active answer to a

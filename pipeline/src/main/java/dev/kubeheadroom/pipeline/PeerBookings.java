@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * forwarded ({@link #FORWARDED}) so they answer from their own stores or 404, never forwarding
  * again. The caller's {@code Authorization} header goes along: each instance authorizes the
  * caller itself. Instances are reached by their advertised pod IP, which no certificate names, so
- * their certificate is not verified (docs/observability.md, "Live bookings").
+ * their certificate is not verified (topology DESIGN.md, "Live bookings").
  */
 final class PeerBookings {
   /** Marks a forwarded request; its value is the forwarding instance, for the logs. */
