@@ -84,6 +84,15 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- printf "%s-metrics" (include "kube-headroom.fullname" .) }}
 {{- end }}
 
+{{/* The topology's bookings (explain --live), on every topology pod's metrics port, in every mode. */}}
+{{- define "kube-headroom.bookingsServiceName" -}}
+{{- printf "%s-bookings" (include "kube-headroom.fullname" .) }}
+{{- end }}
+
+{{- define "kube-headroom.bookingsUrl" -}}
+{{- printf "%s://%s.%s.svc:%d" (ternary "https" "http" .Values.metrics.secure) (include "kube-headroom.bookingsServiceName" .) .Release.Namespace (int .Values.metrics.port) }}
+{{- end }}
+
 {{- define "kube-headroom.webhookServiceName" -}}
 {{- printf "%s-webhook" (include "kube-headroom.fullname" .) }}
 {{- end }}
@@ -197,6 +206,10 @@ containers:
       watchdog's exit) keeps its pod name and takes its old member's place at once, instead of
       waiting up to max.poll.interval.ms for a stuck or dead member (docs/reliability.md, finding 7) */}}
       - --group-instance-id=$(HEADROOM_POD_NAME)
+      {{- /* advertised to the other instances, which forward explain --live for the nodes this one
+      holds (topology DESIGN.md, "Live bookings"); an IPv6 pod IP needs no brackets here: Kafka
+      Streams takes the port after the last colon, and LiveBookings brackets it in URLs */}}
+      - --application-server=$(HEADROOM_POD_IP):{{ int $v.metrics.port }}
       {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}
       - --actuator-group-id={{ include "kube-headroom.actuatorGroupId" $root }}
@@ -223,6 +236,24 @@ containers:
         valueFrom:
           fieldRef:
             fieldPath: metadata.namespace
+      {{- if .state }}
+      - name: HEADROOM_POD_IP
+        valueFrom:
+          fieldRef:
+            fieldPath: status.podIP
+      {{- end }}
+      {{- if has .component (list "actuator" "all-in-one") }}
+      {{- /* kubectl headroom explain runs in this pod: it asks the topology's bookings Service first */}}
+      - name: HEADROOM_LIVE_URL
+        value: {{ include "kube-headroom.bookingsUrl" $root | quote }}
+      {{- if $v.metrics.certManagerTLS }}
+      - name: HEADROOM_LIVE_CA_FILE
+        value: {{ include "kube-headroom.metricsCertPath" $root }}/ca.crt
+      {{- else if $v.metrics.secure }}
+      - name: HEADROOM_LIVE_INSECURE
+        value: "true" # the metrics certificate is self-signed per pod: nothing to verify it against
+      {{- end }}
+      {{- end }}
       - name: JAVA_TOOL_OPTIONS
         value: {{ $v.jvmOptions | quote }}
       - name: HEADROOM_LOG_LEVEL

@@ -51,8 +51,16 @@ public final class ExplainCommand implements Callable<Integer> {
       description = "Replay from the log's beginning, not from the last checkpoint: also finds a decision made before it.")
   boolean fullReplay;
 
-  @Option(names = "--live-insecure", description = "Do not verify the --live endpoint's certificate (self-signed).")
+  @Option(names = "--live-insecure", paramLabel = "true|false", arity = "0..1", fallbackValue = "true",
+      defaultValue = "${env:HEADROOM_LIVE_INSECURE:-false}",
+      description = "Do not verify the --live endpoint's certificate (self-signed; the chart sets it unless "
+          + "metrics.certManagerTLS). Env: HEADROOM_LIVE_INSECURE.")
   boolean liveInsecure;
+
+  @Option(names = "--live-ca-file", paramLabel = "PEM", defaultValue = "${env:HEADROOM_LIVE_CA_FILE}",
+      description = "Trust these CA certificates for --live (the chart passes its metrics CA with "
+          + "metrics.certManagerTLS). Env: HEADROOM_LIVE_CA_FILE.")
+  java.nio.file.Path liveCaFile;
   @Mixin ReportOptions report;
 
   @Option(names = "--live-token", paramLabel = "TOKEN", defaultValue = "${env:HEADROOM_LIVE_TOKEN}",
@@ -68,9 +76,10 @@ public final class ExplainCommand implements Callable<Integer> {
     }
     if (live != null && !live.isBlank()) {
       String[] parts = namespaceAndName();
-      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure, liveToken);
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveTls(), liveToken);
       if (answer.explanation().isPresent()) {
         print(answer.explanation().get(), null);
+        noteStandby(answer.booking());
         return ExitCodes.OK;
       }
       fallingBack(answer.whyNot());
@@ -101,12 +110,13 @@ public final class ExplainCommand implements Callable<Integer> {
       return report.withRequest(RequestProbe.of(e, report, x.booking(), x.explainer()));
     };
     if (live != null && !live.isBlank()) {
-      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveInsecure, liveToken);
+      LiveExplain.Answer answer = LiveExplain.ask(live, parts[0], parts[1], liveTls(), liveToken);
       if (answer.explanation().isPresent()) {
         Explanation e = answer.explanation().get();
         LiveBooking b = answer.booking();
         print(e, whatIf.apply(new Explained(e, b.booking(), booking -> Explanation.of(booking, b.uid(), b.config(),
             b.namespaces()::get, e.at(), Optional.empty(), Optional.empty()))));
+        noteStandby(b);
         return ExitCodes.OK;
       }
       fallingBack(answer.whyNot());
@@ -151,6 +161,25 @@ public final class ExplainCommand implements Callable<Integer> {
     audit.report = report;
     audit.fullReplay = fullReplay;
     return audit;
+  }
+
+  /** One line when the booking was read from a standby copy: the node's active instance did not answer. */
+  private void noteStandby(LiveBooking booking) {
+    if (booking.standbyLag() != null) {
+      spec.commandLine().getErr().println("headroom explain: read from a standby copy on "
+          + (booking.servedBy().isEmpty() ? "an unadvertised instance" : booking.servedBy()) + ", "
+          + booking.standbyLag() + " changelog records behind (the node's active instance did not answer)");
+      spec.commandLine().getErr().flush();
+    }
+  }
+
+  /** How {@code --live}'s certificate is checked: not at all, against a CA file, or the JDK's trust. */
+  private javax.net.ssl.SSLContext liveTls() {
+    if (liveInsecure && liveCaFile != null) {
+      throw new UserError("--live-insecure and --live-ca-file: give one");
+    }
+    return liveInsecure ? HttpTls.trustingEveryone()
+        : liveCaFile != null ? HttpTls.trusting("--live-ca-file", liveCaFile) : null;
   }
 
   private void fallingBack(String whyNot) {

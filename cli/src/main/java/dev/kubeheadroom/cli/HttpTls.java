@@ -8,37 +8,17 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
+import dev.kubeheadroom.ops.TrustingEveryone;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /** The TLS trust of the CLI's own HTTP clients ({@code explain --live}, {@code explain --prometheus}). */
 public final class HttpTls {
   private HttpTls() {}
 
-  /** For a self-signed endpoint (runbook: Metrics TLS): encrypts, verifies nothing. */
+  /** For a self-signed endpoint (runbook: Metrics TLS): encrypts, verifies nothing, not even the host name. */
   public static SSLContext trustingEveryone() {
-    TrustManager all = new X509TrustManager() {
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public X509Certificate[] getAcceptedIssuers() {
-        return new X509Certificate[0];
-      }
-    };
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {all}, null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return TrustingEveryone.context();
   }
 
   /**

@@ -14,15 +14,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code explain --live URL}: asks a running topology for the pod's booking ({@code GET
  * /bookings} on its metrics port) and explains it from that, without replaying anything.
- * Any failure to get an answer (unreachable, not running, another instance owns the node) is an
- * empty result with the reason, and the caller falls back to the checkpoint replay.
+ * Any instance answers for any pod (it asks the one that holds it). Any failure to get an answer
+ * (unreachable, not running, a pod no instance holds: 404) is an empty result with the reason,
+ * and the caller falls back to the checkpoint replay.
  */
 final class LiveExplain {
-  static final Duration TIMEOUT = Duration.ofSeconds(2);
+  /** The topology instance asked may forward to another, which may wait one second for a third. */
+  static final Duration TIMEOUT = Duration.ofSeconds(3);
 
   /** An explanation and the booking it explains, or why there is none. */
   record Answer(Optional<Explanation> explanation, String whyNot, LiveBooking booking) {
@@ -34,10 +37,11 @@ final class LiveExplain {
   private LiveExplain() {}
 
   /**
+   * @param tls how the endpoint's certificate is checked; null: the JDK's default trust
    * @param token a bearer token allowed {@code get} on nonResourceURL {@code /bookings} (the chart's
    *     {@code <release>-bookings-reader}); null sends none (a port with {@code --metrics-auth=none})
    */
-  static Answer ask(String url, String namespace, String name, boolean insecure, String token) {
+  static Answer ask(String url, String namespace, String name, SSLContext tls, String token) {
     URI uri;
     try {
       uri = URI.create(url.replaceAll("/+$", "") + "/bookings?namespace="
@@ -48,8 +52,8 @@ final class LiveExplain {
     HttpResponse<byte[]> response;
     try {
       HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
-      if (insecure) {
-        client.sslContext(HttpTls.trustingEveryone());
+      if (tls != null) {
+        client.sslContext(tls);
       }
       HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET();
       if (token != null && !token.isBlank()) {
@@ -64,8 +68,8 @@ final class LiveExplain {
       return new Answer(Optional.empty(), "interrupted");
     }
     String body = new String(response.body(), StandardCharsets.UTF_8).strip();
-    if (response.statusCode() == 404) {
-      throw new UserError("pod " + namespace + "/" + name + " was not on any node the topology holds");
+    if (response.statusCode() == 404) { // not booked yet, or an instance that holds it did not say so
+      return new Answer(Optional.empty(), url + " answered 404: " + body);
     }
     if (response.statusCode() == 401 || response.statusCode() == 403) {
       return new Answer(Optional.empty(), url + " answered " + response.statusCode() + ": "

@@ -34,6 +34,13 @@ public final class TopologyOptions {
           + "Default: none (dynamic membership). Env: HEADROOM_GROUP_INSTANCE_ID.")
   String groupInstanceId;
 
+  @Option(names = "--application-server", paramLabel = "HOST:PORT", defaultValue = "${env:HEADROOM_APPLICATION_SERVER}",
+      description = "Where this instance serves /bookings to the other topology instances (Kafka Streams' "
+          + "application.server; the chart passes the pod IP and the metrics port), so any instance answers "
+          + "explain --live for any pod. Default: none (an instance answers only for the nodes it holds). "
+          + "Env: HEADROOM_APPLICATION_SERVER.")
+  String applicationServer;
+
   @Option(names = "--session-timeout", paramLabel = "DURATION",
       description = "The topology group's session.timeout.ms: how long a killed instance's partitions wait "
           + "before they move. Within the broker's group.min/max.session.timeout.ms (6s-30m by default). "
@@ -54,9 +61,15 @@ public final class TopologyOptions {
 
   /** The topology stage from these options; its changelogs are replicated as {@code layout} says. */
   TopologySpec spec(KafkaConnection connection, Topics topics, TopicLayout layout) {
-    return new TopologySpec(new TopologyRunner.Options(applicationId(applicationId, topics),
-        InternalTopics.replicatedAs(layout, connection.client()), stateDir, standbyReplicas,
-        groupInstanceId == null ? "" : groupInstanceId, failoverTimeouts()), TopologySettings.defaults(topics));
+    TopologyRunner.Options options;
+    try {
+      options = new TopologyRunner.Options(applicationId(applicationId, topics),
+          InternalTopics.replicatedAs(layout, connection.client()), stateDir, standbyReplicas,
+          groupInstanceId == null ? "" : groupInstanceId, failoverTimeouts(), applicationServer);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    return new TopologySpec(options, TopologySettings.defaults(topics));
   }
 
   /** {@code --session-timeout} and {@code --transaction-timeout}, each the topology's default when absent. */

@@ -37,7 +37,7 @@ class LiveExplainTokenTest {
   void aTokenWithoutTheGrantIsOneLineNamingTheMissingPermission() throws Exception {
     String url = start(403);
 
-    LiveExplain.Answer answer = LiveExplain.ask(url, "team-a", "web-1", false, "scraper-token");
+    LiveExplain.Answer answer = LiveExplain.ask(url, "team-a", "web-1", null, "scraper-token");
 
     assertThat(seen.get()).isEqualTo("Bearer scraper-token");
     assertThat(answer.explanation()).isEmpty();
@@ -50,7 +50,7 @@ class LiveExplainTokenTest {
   void noTokenSendsNoHeaderAndA401SaysSo() throws Exception {
     String url = start(401);
 
-    LiveExplain.Answer answer = LiveExplain.ask(url, "team-a", "web-1", false, null);
+    LiveExplain.Answer answer = LiveExplain.ask(url, "team-a", "web-1", null, null);
 
     assertThat(seen.get()).isNull();
     assertThat(answer.whyNot()).startsWith(url + " answered 401: no token given; it needs get on nonResourceURL /bookings");

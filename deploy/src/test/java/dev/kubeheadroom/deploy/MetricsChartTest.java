@@ -79,7 +79,9 @@ class MetricsChartTest {
     String secret = spec(cert).get("secretName").asText();
     assertThat(secret).isEqualTo("metrics-server-cert");
     assertThat(spec(cert).get("dnsNames")).extracting(JsonNode::asText).containsExactlyInAnyOrder(
-        RELEASE + "-metrics." + NAMESPACE + ".svc", RELEASE + "-metrics." + NAMESPACE + ".svc.cluster.local");
+        RELEASE + "-metrics." + NAMESPACE + ".svc", RELEASE + "-metrics." + NAMESPACE + ".svc.cluster.local",
+        // the topology's bookings Service, on the same port
+        RELEASE + "-bookings." + NAMESPACE + ".svc", RELEASE + "-bookings." + NAMESPACE + ".svc.cluster.local");
     assertThat(rendered.deployments()).allSatisfy(d -> {
       String path = flag(d, "--metrics-cert-path").orElseThrow();
       Container c = container(d);

@@ -327,14 +327,20 @@ class OperatorChartTest {
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
     List<Integer> ports = policy.getSpec().getIngress().stream()
         .flatMap(rule -> rule.getPorts().stream()).map(p -> p.getPort().getIntVal()).toList();
-    assertThat(ports).containsExactlyInAnyOrder(8443, 8081, 9443);
+    assertThat(ports).containsExactlyInAnyOrder(8443, 8443, 8081, 9443);
     // the API server calls the webhook and the kubelet probes health: neither is a selectable pod
     assertThat(policy.getSpec().getIngress()).filteredOn(r -> r.getPorts().get(0).getPort().getIntVal() != 8443)
         .allSatisfy(r -> assertThat(r.getFrom()).isNullOrEmpty());
-    // Metrics only from the selected namespaces.
-    assertThat(policy.getSpec().getIngress()).filteredOn(r -> r.getPorts().get(0).getPort().getIntVal() == 8443)
-        .singleElement().satisfies(r -> assertThat(r.getFrom()).singleElement()
-            .satisfies(from -> assertThat(from.getNamespaceSelector().getMatchLabels()).containsEntry("metrics", "enabled")));
+    // Metrics only from the selected namespaces, and from the release's own pods (topology instances
+    // forward /bookings to each other; explain --live runs in the actuator pod).
+    List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer> metricsFrom = policy.getSpec().getIngress()
+        .stream().filter(r -> r.getPorts().get(0).getPort().getIntVal() == 8443).flatMap(r -> r.getFrom().stream()).toList();
+    assertThat(metricsFrom).hasSize(2);
+    assertThat(metricsFrom).filteredOn(from -> from.getNamespaceSelector() != null).singleElement()
+        .satisfies(from -> assertThat(from.getNamespaceSelector().getMatchLabels()).containsEntry("metrics", "enabled"));
+    assertThat(metricsFrom).filteredOn(from -> from.getPodSelector() != null).singleElement()
+        .satisfies(from -> assertThat(from.getPodSelector().getMatchLabels())
+            .isEqualTo(policy.getSpec().getPodSelector().getMatchLabels()));
     assertThat(rendered.deployments()).allSatisfy(d -> assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
         .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels()));
   }

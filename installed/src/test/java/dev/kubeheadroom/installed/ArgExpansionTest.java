@@ -31,4 +31,14 @@ class ArgExpansionTest {
     assertThat(ArgExpansion.expand("a$b$", ENV)).isEqualTo("a$b$");
     assertThat(ArgExpansion.expand("$(A", ENV)).isEqualTo("$(A");
   }
+
+  @Test
+  void theAdvertisedBookingsEndpointIsTheLoopbackAddressAtTheMetricsPortsLocalPort() {
+    String expanded = ArgExpansion.expand("--application-server=$(HEADROOM_POD_IP):8443",
+        Map.of("HEADROOM_POD_IP", "127.0.0.1"));
+    assertThat(PodPlanner.substitute(expanded, Map.of(8443, 20443), Map.of()))
+        .isEqualTo("--application-server=127.0.0.1:20443");
+    assertThat(PodPlanner.substitute("--application-server=127.0.0.1:9999", Map.of(8443, 20443), Map.of()))
+        .isEqualTo("--application-server=127.0.0.1:9999"); // not a container port: left alone
+  }
 }

@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  *       the same main class on the same class path (not the {@code ./headroom} launcher's, which
  *       adds the demo and the API double).
  *   <li><b>Downward-API env</b> ({@code valueFrom.fieldRef}): {@code metadata.name} is the pod's
- *       name ({@code <deployment>-<index>}), {@code metadata.namespace} the release namespace. Any
+ *       name ({@code <deployment>-<index>}), {@code metadata.namespace} the release namespace,
+ *       {@code status.podIP} the loopback address (every replica shares this machine's). Any
  *       other {@code valueFrom} or {@code envFrom} fails the plan: it would need a substitution
  *       this harness does not make.
  *   <li><b>The mounted ServiceAccount token</b>: a pod whose {@code automountServiceAccountToken}
@@ -43,8 +44,9 @@ import java.util.regex.Pattern;
  *       {@code /var/run/secrets/kubernetes.io/serviceaccount} in a pod. Nothing else of the
  *       client's configuration changes (retries, timeouts stay as shipped).
  *   <li><b>The pod IP</b>: every container port given as a flag value ({@code --health-port},
- *       {@code --metrics-port}, {@code --webhook-port}) moves to a free loopback port, since all
- *       replicas share this machine's network namespace.
+ *       {@code --metrics-port}, {@code --webhook-port}), and the port of a {@code HOST:PORT} flag
+ *       value ({@code --application-server}, the topology's advertised bookings endpoint), moves to
+ *       a free loopback port, since all replicas share this machine's network namespace.
  *   <li><b>Volumes</b>: a flag value under a volume mount path ({@code --state-dir},
  *       {@code --webhook-cert-dir}, {@code --metrics-cert-path}) moves to the same path under a
  *       per-pod temp directory, filled as the volume would be (a Secret's files, or empty).
@@ -57,6 +59,7 @@ import java.util.regex.Pattern;
  */
 final class PodPlanner {
   private static final Pattern FLAG = Pattern.compile("^(--[a-z0-9-]+)=(.*)$");
+  private static final Pattern HOST_PORT = Pattern.compile("^([0-9a-zA-Z.-]+):(\\d+)$");
   static final Path CLI_JAR = Chart.ROOT.resolve("cli/target/headroom-operator.jar");
 
   private final String namespace;
@@ -151,6 +154,7 @@ final class PodPlanner {
       return switch (path) {
         case "metadata.name" -> podName;
         case "metadata.namespace" -> namespace;
+        case "status.podIP" -> "127.0.0.1";
         default -> throw new IllegalStateException(podName + ": env " + var.getName() + " from " + path
             + " is not substituted");
       };
@@ -168,6 +172,10 @@ final class PodPlanner {
     String value = flag.group(2);
     if (name.endsWith("-port") && value.matches("\\d+") && ports.containsKey(Integer.parseInt(value))) {
       return name + "=" + ports.get(Integer.parseInt(value));
+    }
+    Matcher hostPort = HOST_PORT.matcher(value);
+    if (hostPort.matches() && ports.containsKey(Integer.parseInt(hostPort.group(2)))) {
+      return name + "=" + hostPort.group(1) + ":" + ports.get(Integer.parseInt(hostPort.group(2)));
     }
     // The deepest mount wins: /tmp/k8s-webhook-server/serving-certs is its own volume inside /tmp.
     List<Map.Entry<String, Path>> deepestFirst = mounts.entrySet().stream()

@@ -38,8 +38,10 @@ public record TopologySpec(TopologyRunner.Options options, TopologySettings sett
         : new BothListeners(new MetricsListener(context.metrics()), listener);
     TopologyRunner runner = TopologyRunner.start(options, settings, reports);
     AutoCloseable meters = MeterBinders.bindKafkaStreams(context.registry(), runner.streams());
-    // explain --live: the stores through interactive queries, on the metrics server's port
-    context.routes().route(BookingEndpoint.PATH, new BookingEndpoint(new LiveBookings(runner.streams())));
+    // explain --live: the stores through interactive queries, on the metrics server's port;
+    // any instance answers for any pod, asking the one that owns it (BookingEndpoint)
+    context.routes().route(BookingEndpoint.PATH, new BookingEndpoint(
+        new LiveBookings(runner.streams(), options.applicationServer())));
     return new RunningStage(NAME, runner::isRunning, runner::failure, List.of(runner, meters));
   }
 }

@@ -164,7 +164,7 @@ class InlineTopologyTest {
       stores.addAll(global.processor().stores());
       inputs.addAll(global.source().topicSet());
     }
-    assertThat(stores).hasSize(8); // nodes, pods, fences, gang-nodes, gangs, checkpoint-cut; namespaces, config
+    assertThat(stores).hasSize(9); // nodes, pods, pod-nodes, fences, gang-nodes, gangs, checkpoint-cut; namespaces, config
     stores.forEach(name -> assertThat(inline.store(name)).as(name).isNotNull());
     assertThat(inputs).hasSize(7); // and the two gang topics the topology reads back
     inputs.forEach(topic -> inline.pipe(topic, "k", null, T0.toEpochMilli()));

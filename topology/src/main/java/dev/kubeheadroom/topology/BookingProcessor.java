@@ -71,7 +71,8 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     this.context = context;
     this.bookings = new BookingStore(
         context.getStateStore(HeadroomTopology.NODES_STORE),
-        context.getStateStore(HeadroomTopology.PODS_STORE));
+        context.getStateStore(HeadroomTopology.PODS_STORE),
+        context.getStateStore(HeadroomTopology.POD_NODES_STORE));
     this.fence = new EpochFence(context.getStateStore(HeadroomTopology.FENCES_STORE));
     this.gangs = new GangLink(context.getStateStore(HeadroomTopology.GANG_NODES_STORE));
     this.namespaces = context.getStateStore(HeadroomTopology.NAMESPACES_STORE);
@@ -212,6 +213,9 @@ final class BookingProcessor implements Processor<String, Object, String, Object
     long version = globals.get();
     ClusterConfig config = config(version);
     if (version != seenGlobals) {
+      if (seenGlobals == -1) {
+        bookings.indexIfEmpty(); // first tick since init: state written before the pod index existed
+      }
       seenGlobals = version;
       // A restart or a config/namespace change: re-evaluate every clean node, spread over one
       // debounce period by its name (docs/design/headroom-design.txt §8.6, a jittered initial sync), so neither a restart

@@ -16,19 +16,31 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * A task's bookings over two changelogged stores: the node (key: node) and one entry per pod
  * (key: node NUL uid), so an event rewrites one small value. Bookings are cached in memory for
- * the task's life; the stores stay the source of truth (restored from changelogs on restart).
+ * the task's life; the stores stay the source of truth (restored from changelogs on restart). A
+ * third store indexes the pods by name ({@link PodNodeIndex}).
  */
 final class BookingStore {
   private final KeyValueStore<String, NodeSnapshot> nodes;
   private final KeyValueStore<String, PodEntry> pods;
   /** The pods store when it takes a node's pods whole (a replay's), else null: written per pod. */
   private final WholeNodePods whole;
+  /** Pods by name, for the bookings endpoint; null for a replay's stores (nothing queries them). */
+  private final PodNodeIndex index;
   private final Map<String, NodeBooking> cache = new HashMap<>();
 
-  BookingStore(KeyValueStore<String, NodeSnapshot> nodes, KeyValueStore<String, PodEntry> pods) {
+  BookingStore(KeyValueStore<String, NodeSnapshot> nodes, KeyValueStore<String, PodEntry> pods,
+      KeyValueStore<String, String> podNodes) {
     this.nodes = nodes;
     this.pods = pods;
     this.whole = pods instanceof WholeNodePods w ? w : null;
+    this.index = whole == null ? new PodNodeIndex(podNodes) : null;
+  }
+
+  /** Indexes the pods booked before the index existed (once per task start; see {@link PodNodeIndex}). */
+  void indexIfEmpty() {
+    if (index != null) {
+      index.fillIfEmpty(pods);
+    }
   }
 
   NodeBooking load(String node) {
@@ -55,6 +67,7 @@ final class BookingStore {
         whole.putNode(node, booking.pods());
       }
     } else {
+      index.update(cache.get(node), booking, step.touchedPods());
       for (String uid : step.touchedPods()) {
         PodEntry entry = booking.pods().get(uid);
         if (entry == null) {

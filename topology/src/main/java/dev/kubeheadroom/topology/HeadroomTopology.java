@@ -49,6 +49,8 @@ import org.apache.kafka.streams.state.Stores;
 public final class HeadroomTopology {
   public static final String NODES_STORE = "headroom-nodes";
   public static final String PODS_STORE = "headroom-pods";
+  /** Per pod name ({@code namespace NUL name}), its node: the bookings endpoint's lookup ({@link PodNodeIndex}). */
+  public static final String POD_NODES_STORE = "headroom-pod-nodes";
   /** Per node, the highest ingest epoch seen ({@code NodeEvent.epoch}): older ones are fenced. */
   public static final String FENCES_STORE = "headroom-fences";
   public static final String NAMESPACES_STORE = "headroom-namespaces";
@@ -135,6 +137,8 @@ public final class HeadroomTopology {
                     Serdes.String(), new JsonSerde<>(NodeSnapshot.class)).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS_STORE),
                     Serdes.String(), new PodEntrySerde()).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(POD_NODES_STORE),
+                    Serdes.String(), Serdes.String()).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FENCES_STORE),
                     Serdes.String(), Serdes.Long()).withCachingEnabled(),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GANG_NODES_STORE),

@@ -7,14 +7,19 @@ import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.topology.booking.BookingReader;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.LagInfo;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.query.RangeQuery;
@@ -27,74 +32,125 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The running topology's bookings through Kafka Streams interactive queries (IQv2,
  * {@code KafkaStreams.query}): what {@code explain --live} reads instead of replaying the log.
- * A node's partition is found with {@code queryMetadataForKey}; only this instance's active
- * partitions answer (a node another instance owns is reported as such, with its host when the
- * application's {@code application.server} is set).
+ * A pod's node comes from the pod index ({@link PodNodeIndex}: one key lookup per partition this
+ * instance holds, active or standby); the node's owners from {@code queryMetadataForKey}, named by
+ * each instance's {@code application.server} ({@code --application-server}).
  */
 public final class LiveBookings {
-  /** Where a node lives: on this instance (its partition), or elsewhere. */
-  public sealed interface Owner {
-    record Local(int partition) implements Owner {}
+  /**
+   * Where this instance holds a pod's entry.
+   *
+   * @param active whether this instance runs the partition's task (else it holds a standby copy)
+   * @param booking the node's booking as that partition holds it
+   */
+  public record Located(String node, String uid, int partition, boolean active, NodeBooking booking) {}
 
-    /** @param host {@code host:port} of the owning instance, or empty when not advertised */
-    record Remote(String host) implements Owner {}
-
-    record Unknown() implements Owner {}
-  }
+  /**
+   * The instances that hold a node, as {@code host:port}: the active one (empty when its
+   * instance advertises no {@code application.server}, or the partition is being moved) and its
+   * standbys.
+   */
+  public record Owners(Optional<String> active, List<String> standbys) {}
 
   private final KafkaStreams streams;
+  private final String self;
+
+  /** @param self this instance's {@code application.server}, or empty when it advertises none */
+  public LiveBookings(KafkaStreams streams, String self) {
+    this.streams = streams;
+    this.self = Objects.requireNonNull(self, "self").isBlank() ? "" : advertised(HostInfo.buildFromEndpoint(self)).orElse("");
+  }
 
   public LiveBookings(KafkaStreams streams) {
-    this.streams = streams;
+    this(streams, "");
   }
 
-  public Owner owner(String node) {
-    KeyQueryMetadata meta = streams.queryMetadataForKey(HeadroomTopology.NODES_STORE, node,
-        Serdes.String().serializer());
-    if (meta == null || meta == KeyQueryMetadata.NOT_AVAILABLE) {
-      return new Owner.Unknown();
-    }
-    boolean local = streams.metadataForLocalThreads().stream()
-        .flatMap(t -> t.activeTasks().stream())
-        .flatMap(t -> t.topicPartitions().stream())
-        .anyMatch(tp -> tp.partition() == meta.partition());
-    if (local) {
-      return new Owner.Local(meta.partition());
-    }
-    return new Owner.Remote(meta.activeHost() == null || meta.activeHost().port() < 0 ? ""
-        : meta.activeHost().host() + ":" + meta.activeHost().port());
-  }
-
-  /** Where a pod's entry is: its node, its uid, and the store partition that holds it. */
-  public record Located(String node, String uid, int partition) {}
-
-  /** The node and uid of pod {@code namespace/name} among this instance's bookings. */
-  public Optional<Located> locate(String namespace, String name) {
-    StateQueryResult<KeyValueIterator<String, PodEntry>> result = streams.query(
-        StateQueryRequest.inStore(HeadroomTopology.PODS_STORE).withQuery(RangeQuery.<String, PodEntry>withNoBounds()));
-    Optional<Located> found = Optional.empty();
-    for (Map.Entry<Integer, QueryResult<KeyValueIterator<String, PodEntry>>> partition
-        : result.getPartitionResults().entrySet()) {
-      if (!partition.getValue().isSuccess()) {
-        continue;
-      }
-      try (KeyValueIterator<String, PodEntry> it = partition.getValue().getResult()) {
-        while (it.hasNext() && found.isEmpty()) {
-          var kv = it.next();
-          if (kv.value.pod().namespace().equals(namespace) && kv.value.pod().name().equals(name)) {
-            int cut = kv.key.indexOf(BookingReader.SEPARATOR);
-            found = Optional.of(new Located(kv.key.substring(0, cut), kv.key.substring(cut + 1), partition.getKey()));
-          }
-        }
-      }
-    }
-    return found;
+  /** This instance's {@code host:port} (as {@link #owners} names it), or empty. */
+  public String self() {
+    return self;
   }
 
   /**
-   * The node's booking, read from store partition {@code storePartition} (where {@link #locate}
-   * found it; {@code queryMetadataForKey} names it only when {@code application.server} is set).
-   * Empty when that partition cannot answer (rebalancing, not running).
+   * The node and uid of pod {@code namespace/name} among the partitions this instance holds,
+   * active ones first: the index names the node, and the node's booking must still hold a pod of
+   * that name (an index entry the pod's removal has not reached yet is passed over).
+   */
+  public Optional<Located> locate(String namespace, String name) {
+    StateQueryResult<String> result = streams.query(StateQueryRequest.inStore(HeadroomTopology.POD_NODES_STORE)
+        .withQuery(KeyQuery.<String, String>withKey(PodNodeIndex.key(namespace, name))));
+    Set<Integer> active = activePartitions();
+    Optional<Located> standby = Optional.empty();
+    for (Map.Entry<Integer, QueryResult<String>> partition : result.getPartitionResults().entrySet()) {
+      QueryResult<String> r = partition.getValue();
+      if (!r.isSuccess() || r.getResult() == null) {
+        continue;
+      }
+      String node = r.getResult();
+      int p = partition.getKey();
+      Optional<NodeBooking> booking = booking(node, p);
+      Optional<String> uid = booking.flatMap(b -> uidOf(b, namespace, name));
+      if (uid.isPresent() && active.contains(p)) {
+        return Optional.of(new Located(node, uid.get(), p, true, booking.get()));
+      }
+      if (uid.isPresent() && standby.isEmpty()) {
+        standby = Optional.of(new Located(node, uid.get(), p, false, booking.get()));
+      }
+    }
+    return standby;
+  }
+
+  private static Optional<String> uidOf(NodeBooking booking, String namespace, String name) {
+    return booking.pods().entrySet().stream()
+        .filter(e -> e.getValue().pod().namespace().equals(namespace) && e.getValue().pod().name().equals(name))
+        .map(Map.Entry::getKey).findFirst();
+  }
+
+  /** Who holds {@code node}, from the group's assignment ({@code queryMetadataForKey}). */
+  public Owners owners(String node) {
+    KeyQueryMetadata meta = streams.queryMetadataForKey(HeadroomTopology.NODES_STORE, node,
+        Serdes.String().serializer());
+    if (meta == null || meta == KeyQueryMetadata.NOT_AVAILABLE) {
+      return new Owners(Optional.empty(), List.of());
+    }
+    return new Owners(advertised(meta.activeHost()),
+        meta.standbyHosts().stream().map(LiveBookings::advertised).flatMap(Optional::stream).sorted().toList());
+  }
+
+  /** Every other instance that advertises itself, sorted. */
+  public List<String> others() {
+    return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+        .map(LiveBookings::advertised).flatMap(Optional::stream).filter(h -> !h.equals(self)).sorted().toList();
+  }
+
+  /** {@code host:port}, an IPv6 pod IP in brackets (a URL's authority). */
+  private static Optional<String> advertised(HostInfo host) {
+    if (host == null || host.port() < 0) {
+      return Optional.empty();
+    }
+    return Optional.of((host.host().contains(":") ? "[" + host.host() + "]" : host.host()) + ":" + host.port());
+  }
+
+  /**
+   * How many changelog records the local copy of {@code partition}'s pod store is behind: 0 for
+   * an active task that is running, the standby's lag otherwise (Streams' last-known end offset).
+   */
+  public long lag(int partition) {
+    LagInfo lag = streams.allLocalStorePartitionLags()
+        .getOrDefault(HeadroomTopology.PODS_STORE, Map.of()).get(partition);
+    return lag == null ? 0 : Math.max(0, lag.offsetLag());
+  }
+
+  private Set<Integer> activePartitions() {
+    return streams.metadataForLocalThreads().stream()
+        .flatMap(t -> t.activeTasks().stream())
+        .flatMap(t -> t.topicPartitions().stream())
+        .map(tp -> tp.partition())
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
+  /**
+   * The node's booking, read from store partition {@code storePartition} (active or standby).
+   * Empty when that partition cannot answer (rebalancing, not running) or holds no such node.
    */
   public Optional<NodeBooking> booking(String node, int storePartition) {
     Set<Integer> partition = Set.of(storePartition);

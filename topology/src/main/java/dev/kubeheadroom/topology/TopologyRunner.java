@@ -36,9 +36,12 @@ public final class TopologyRunner implements AutoCloseable {
    * @param groupInstanceId static membership's {@code group.instance.id} (a stable pod name, as a
    *     StatefulSet gives), or empty for dynamic membership
    * @param failover how fast a lost instance's partitions move ({@link FailoverTimeouts})
+   * @param applicationServer Streams' {@code application.server}: the {@code host:port} where this
+   *     instance serves its bookings (the chart: the pod IP and the metrics port), so the others
+   *     can forward a query for a node it owns; empty advertises nothing
    */
   public record Options(String applicationId, KafkaClientSettings kafka, Path stateDir, int standbyReplicas,
-      String groupInstanceId, FailoverTimeouts failover) {
+      String groupInstanceId, FailoverTimeouts failover, String applicationServer) {
     public static final String DEFAULT_APPLICATION_ID = "headroom-topology";
 
     public Options {
@@ -50,6 +53,15 @@ public final class TopologyRunner implements AutoCloseable {
       if (standbyReplicas < 0) {
         throw new IllegalArgumentException("standbyReplicas must be >= 0: " + standbyReplicas);
       }
+      applicationServer = applicationServer == null ? "" : applicationServer.strip();
+      if (!applicationServer.isEmpty() && !applicationServer.matches(".*[^:]:[0-9]{1,5}")) {
+        throw new IllegalArgumentException("--application-server " + applicationServer + ": expected HOST:PORT");
+      }
+    }
+
+    public Options(String applicationId, KafkaClientSettings kafka, Path stateDir, int standbyReplicas,
+        String groupInstanceId, FailoverTimeouts failover) {
+      this(applicationId, kafka, stateDir, standbyReplicas, groupInstanceId, failover, "");
     }
 
     /** {@link FailoverTimeouts#DEFAULTS}. */
@@ -171,6 +183,9 @@ public final class TopologyRunner implements AutoCloseable {
     // empty partition per record whether or not it is logged: ~15% of the stream thread.
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, options.standbyReplicas());
+    if (!options.applicationServer().isEmpty()) {
+      p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, options.applicationServer());
+    }
     options.failover().putInto(p, options.kafka().properties());
     if (!options.groupInstanceId().isBlank()) {
       // Main consumer only (the one in the group); Streams suffixes it with each thread's index.

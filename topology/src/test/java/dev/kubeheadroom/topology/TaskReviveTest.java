@@ -278,6 +278,7 @@ class TaskReviveTest {
   private void addStores(MockProcessorContext<?, ?> context, Map<String, List<KeyValue<String, ?>>> restored) {
     add(context, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class), restored);
     add(context, HeadroomTopology.PODS_STORE, new PodEntrySerde(), restored);
+    add(context, HeadroomTopology.POD_NODES_STORE, Serdes.String(), restored);
     add(context, HeadroomTopology.FENCES_STORE, Serdes.Long(), restored);
     add(context, HeadroomTopology.GANG_NODES_STORE, new JsonSerde<>(NodeGangs.class), restored);
     add(context, HeadroomTopology.NAMESPACES_STORE, HeadroomSerdes.namespaces(),

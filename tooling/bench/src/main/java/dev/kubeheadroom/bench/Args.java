@@ -29,4 +29,10 @@ final class Args {
     }
     return out;
   }
+
+  /** The integer value of {@code --name}, or {@code fallback} when absent. */
+  static int integer(Map<String, String> args, String name, int fallback) {
+    String value = args.get(name);
+    return value == null ? fallback : Integer.parseInt(value);
+  }
 }
