@@ -113,10 +113,10 @@ class CheckpointInterleavingTest {
 
   @Test
   void reDerivedUpToTheStoredCutsTheCheckpointsAreTheLiveOnesByteForByte() {
-    Map<Instant, List<NodeCheckpoint.Position>> cuts = new TreeMap<>();
+    Map<Instant, CheckpointDerivation.Boundary> cuts = new TreeMap<>();
     live.values().stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
-        .forEach(c -> cuts.put(c.at(), c.cut()));
-    Map<String, String> derived = derive(cuts).entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        .forEach(c -> cuts.put(c.at(), new CheckpointDerivation.Boundary(c.cut(), Map.of(c.node(), c.order()))));
+    Map<String, String> derived = deriveAt(cuts).entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
         e -> HexFormat.of().formatHex(CheckpointCodec.encode(e.getValue())), (a, b) -> b, LinkedHashMap::new));
     assertThat(live).containsOnlyKeys(key(20), key(30));
     // (the derivation also passes minute 10, at the pod of minute 19: no checkpoint is stored there)
@@ -145,6 +145,15 @@ class CheckpointInterleavingTest {
     Map<String, NodeCheckpoint> out = new LinkedHashMap<>();
     try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5))) {
       CheckpointDerivation.derive(history, topics, T0.plus(Duration.ofHours(1)), cuts, c -> out.put(c.key(), c),
+          () -> { });
+    }
+    return out;
+  }
+
+  private Map<String, NodeCheckpoint> deriveAt(Map<Instant, CheckpointDerivation.Boundary> cuts) {
+    Map<String, NodeCheckpoint> out = new LinkedHashMap<>();
+    try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(topics), Duration.ofSeconds(5))) {
+      CheckpointDerivation.deriveAt(history, topics, T0.plus(Duration.ofHours(1)), cuts, c -> out.put(c.key(), c),
           () -> { });
     }
     return out;
