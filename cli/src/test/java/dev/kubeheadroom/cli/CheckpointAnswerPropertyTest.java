@@ -41,6 +41,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.Supplier;
@@ -50,8 +51,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.constraints.LongRange;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
@@ -98,6 +102,15 @@ class CheckpointAnswerPropertyTest {
               HeadroomSerdes.decisions().serializer().serialize(topics.decisions(), d)));
         }
         // each task's checkpoints: its partition's node events and the global topics, replayed
+        // with each record's partition and offset (one producer, no transactions: the send order)
+        Map<String, Long> next = new HashMap<>();
+        List<ConsumerRecord<String, byte[]>> read = new ArrayList<>();
+        for (Raw r : log) {
+          int partition = topics.compacted().contains(r.topic()) ? 0 : partitionOf(r.key());
+          long offset = next.merge(r.topic() + ":" + partition, 1L, Long::sum) - 1;
+          read.add(new ConsumerRecord<>(r.topic(), partition, offset, r.at().toEpochMilli(),
+              TimestampType.CREATE_TIME, -1, -1, r.key(), r.value(), new RecordHeaders(), Optional.empty()));
+        }
         for (int partition = 0; partition < PARTITIONS; partition++) {
           int only = partition;
           try (ReplayEngine task = new ReplayEngine(TopologySettings.defaults(topics), new TopologyListener() {
@@ -107,9 +120,9 @@ class CheckpointAnswerPropertyTest {
                   c.at().toEpochMilli(), c.key(), CheckpointCodec.encode(c)));
             }
           }, T0)) {
-            for (Raw r : log) {
-              if (topics.compacted().contains(r.topic()) || partitionOf(r.key()) == only) {
-                task.pipeRaw(r.topic(), r.key(), r.value(), r.at());
+            for (ConsumerRecord<String, byte[]> r : read) {
+              if (topics.compacted().contains(r.topic()) || r.partition() == only) {
+                task.pipeRaw(r);
                 task.drainDecisions();
               }
             }
@@ -238,10 +251,10 @@ class CheckpointAnswerPropertyTest {
       }).orElse(null);
     }
 
-    java.util.Optional<PodSnapshot> onNode(String node) {
+    Optional<PodSnapshot> onNode(String node) {
       List<PodSnapshot> on = pods.values().stream().filter(p -> p.node().equals(node))
           .sorted(Comparator.comparing(PodSnapshot::uid)).toList();
-      return on.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(on.get(random.nextInt(on.size())));
+      return on.isEmpty() ? Optional.empty() : Optional.of(on.get(random.nextInt(on.size())));
     }
 
     static PodSnapshot with(PodSnapshot p, List<ContainerSnapshot> containers) {
