@@ -2,16 +2,13 @@ package dev.kubeheadroom.topology;
 
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
-import dev.kubeheadroom.schemas.NodeCheckpoint.Run;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.topology.booking.Checkpoints;
 import dev.kubeheadroom.topology.booking.PodEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -66,7 +63,7 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
   /** The partitions read so far (a task reads one per node-keyed topic), in the order first read. */
   private final List<Read> read = new ArrayList<>(3);
   /** Per node, the runs of one topic read since the last boundary written. */
-  private final Map<String, List<Run>> orders = new HashMap<>();
+  private final ReadRuns orders = new ReadRuns();
   /** Whether {@link #orders} holds every record read since the last boundary (false after a start within one). */
   private boolean orderKnown;
 
@@ -134,7 +131,7 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
       if (meta != null) {
         folded(meta.topic(), meta.partition(), meta.offset());
         if (record.key() != null) {
-          noteRead(record.key(), meta.topic());
+          orders.note(record.key(), meta.topic());
         }
       }
     }
@@ -161,24 +158,13 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     stored.put(at.key, at.next);
   }
 
-  /** One more record of {@code node} read from {@code topic}: the last run grows, or a new one starts. */
-  private void noteRead(String node, String topic) {
-    List<Run> runs = orders.computeIfAbsent(node, n -> new ArrayList<>(2));
-    int last = runs.size() - 1;
-    if (last >= 0 && runs.get(last).topic().equals(topic)) {
-      runs.set(last, new Run(topic, runs.get(last).records() + 1));
-    } else {
-      runs.add(new Run(topic, 1));
-    }
-  }
-
   private void write(Instant at) {
     List<Position> cut = new ArrayList<>(read.size());
     for (Read r : read) {
       cut.add(new Position(r.topic, r.partition, r.next));
     }
     for (NodeCheckpoint booked : Checkpoints.all(nodes, pods, at, cut)) {
-      NodeCheckpoint checkpoint = booked.withOrder(orderKnown ? orders.getOrDefault(booked.node(), List.of()) : null);
+      NodeCheckpoint checkpoint = booked.withOrder(orderKnown ? orders.of(booked.node()) : null);
       context.forward(new Record<>(checkpoint.key(), checkpoint, at.toEpochMilli()));
       listener.checkpointed(checkpoint);
     }
