@@ -57,7 +57,7 @@ public final class AuditCommand implements Callable<Integer> {
   boolean verify;
 
   @Option(names = "--full-replay",
-      description = "Replay from the log's beginning, not from the last checkpoint before --at.")
+      description = "Replay from the log's beginning, not from the last checkpoint before --at: a cross-check.")
   boolean fullReplay;
 
   @Option(names = "--from", paramLabel = "RFC3339") String from;

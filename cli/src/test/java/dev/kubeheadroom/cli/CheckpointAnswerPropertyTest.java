@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.Explanation;
 import dev.kubeheadroom.replay.ReplayEngine;
-import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ContainerKind;
 import dev.kubeheadroom.schemas.ContainerSnapshot;
 import dev.kubeheadroom.schemas.HeadroomKeys;
-import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NamespaceInfo;
-import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.OutcomeResult;
@@ -27,15 +24,14 @@ import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.testkit.KafkaBroker;
 import dev.kubeheadroom.testkit.TestKafka;
-import dev.kubeheadroom.topology.CheckpointPartitioner;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import dev.kubeheadroom.cli.RecordedHistory.Raw;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -51,14 +47,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.constraints.LongRange;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * An answer started from a checkpoint is the whole log's replay's answer, field for field, at any
@@ -76,8 +64,6 @@ class CheckpointAnswerPropertyTest {
   private static final Duration SPAN = Duration.ofMinutes(100);
   private static final List<String> NODES = List.of("n1", "n2", "n3", "n4");
 
-  private record Raw(String topic, String key, byte[] value, Instant at) {}
-
   /** An event made when it is due, from the cluster as it is then (a snapshot carries the current limits). */
   private record Due(Instant at, long seq, Supplier<Raw> make) {}
 
@@ -93,49 +79,8 @@ class CheckpointAnswerPropertyTest {
       }
       List<NodeDecision> decisions = new ArrayList<>();
       List<Raw> log = new Cluster(topics).run(decisions);
-      try (KafkaProducer<String, byte[]> p = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
-        for (Raw r : log) {
-          p.send(new ProducerRecord<>(r.topic(), null, r.at().toEpochMilli(), r.key(), r.value()));
-        }
-        for (NodeDecision d : decisions) {
-          p.send(new ProducerRecord<>(topics.decisions(), null, d.at().toEpochMilli(), d.node(),
-              HeadroomSerdes.decisions().serializer().serialize(topics.decisions(), d)));
-        }
-        // each task's checkpoints: its partition's node events and the global topics, replayed
-        // with each record's partition and offset (one producer, no transactions: the send order)
-        Map<String, Long> next = new HashMap<>();
-        List<ConsumerRecord<String, byte[]>> read = new ArrayList<>();
-        for (Raw r : log) {
-          int partition = topics.compacted().contains(r.topic()) ? 0 : partitionOf(r.key());
-          long offset = next.merge(r.topic() + ":" + partition, 1L, Long::sum) - 1;
-          read.add(new ConsumerRecord<>(r.topic(), partition, offset, r.at().toEpochMilli(),
-              TimestampType.CREATE_TIME, -1, -1, r.key(), r.value(), new RecordHeaders(), Optional.empty()));
-        }
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-          int only = partition;
-          try (ReplayEngine task = new ReplayEngine(TopologySettings.defaults(topics), new TopologyListener() {
-            @Override
-            public void checkpointed(NodeCheckpoint c) {
-              p.send(new ProducerRecord<>(topics.checkpoints(), CheckpointPartitioner.partition(c.node(), PARTITIONS),
-                  c.at().toEpochMilli(), c.key(), CheckpointCodec.encode(c)));
-            }
-          }, T0)) {
-            for (ConsumerRecord<String, byte[]> r : read) {
-              if (topics.compacted().contains(r.topic()) || r.partition() == only) {
-                task.pipeRaw(r);
-                task.drainDecisions();
-              }
-            }
-          }
-        }
-        p.flush();
-      }
+      RecordedHistory.write(kafka, topics, PARTITIONS, T0, log, decisions);
     }
-  }
-
-  /** The producer's default partitioner. */
-  private static int partitionOf(String key) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
   }
 
   /** A cluster with an actuator, run through the topology: the log it leaves and the decisions taken. */
