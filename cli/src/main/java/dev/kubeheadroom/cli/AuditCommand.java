@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "audit", mixinStandardHelpOptions = true,
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "With --at and --pod or --node, replays from the last checkpoint before that moment.",
+        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
             + "from the log (in parallel)."})
 public final class AuditCommand implements Callable<Integer> {

@@ -33,9 +33,10 @@ import org.apache.kafka.common.utils.Utils;
  * replay shows one. Reads only the node's partition (both topics are keyed by node), from where
  * the replay started reading it (the cut's offset, or the first record at or after the
  * checkpoint: the time index, {@code offsetsForTimes}) back, in windows that double from {@link
- * #FIRST_WINDOW} to {@link #MAX_WINDOW} records, until every pod asked for is found or the
- * partition's beginning is reached: never a scan from the beginning, each window a bounded read,
- * and what it finds is what the whole replay finds (the retained history holds nothing older).
+ * #FIRST_WINDOW} to {@link #MAX_WINDOW} records, until every pod asked for is found, or a whole
+ * decision of the node shows it was not on the node yet, or the partition's beginning is reached:
+ * never a scan from the beginning, each window a bounded read, and what it finds is what the whole
+ * replay finds (the retained history holds nothing older).
  *
  * <p>The decisions are those the live topology took and recorded, not re-derived ones ({@code
  * audit --verify} checks the two agree).
@@ -53,7 +54,7 @@ public final class NodeLookback {
    * @param byPod the last record that concerned each pod found, by uid
    * @param records the records read
    * @param windows the windows read
-   * @param complete every pod asked for was found
+   * @param complete every pod asked for was found, or shown to have nothing older
    */
   public record Found<V>(Map<String, V> byPod, long records, int windows, boolean complete) {
     public Found {
@@ -73,11 +74,17 @@ public final class NodeLookback {
     }
   }
 
-  /** How one topic's values are read: the value, and the pods it concerns (none: skipped). */
+  /**
+   * How one topic's values are read: the value, the pods it concerns (none: skipped), and the
+   * pods it shows were not on the node then (null: it does not say), whose search ends there: a
+   * pod's uid is on one node, for one stretch of time, so nothing older concerns it.
+   */
   private interface Reading<V> {
     V decode(String topic, byte[] value);
 
     List<String> pods(V value);
+
+    Set<String> onNode(V value);
   }
 
   private static final Deserializer<NodeDecision> DECISIONS = HeadroomSerdes.decisions().deserializer();
@@ -92,6 +99,17 @@ public final class NodeLookback {
     public List<String> pods(NodeDecision d) {
       return d.changes().stream().map(PodChange::uid).toList();
     }
+
+    /** A whole decision lists every pod on the node among its inputs; one part of a split one, only some. */
+    @Override
+    public Set<String> onNode(NodeDecision d) {
+      if (d.part() != null) {
+        return null;
+      }
+      Set<String> on = new HashSet<>();
+      d.inputs().forEach(in -> on.add(in.key()));
+      return on;
+    }
   };
 
   private static final Reading<ResizeOutcome> OUTCOME = new Reading<>() {
@@ -103,6 +121,11 @@ public final class NodeLookback {
     @Override
     public List<String> pods(ResizeOutcome o) {
       return List.of(o.podUid());
+    }
+
+    @Override
+    public Set<String> onNode(ResizeOutcome o) {
+      return null;
     }
   };
 
@@ -174,6 +197,10 @@ public final class NodeLookback {
           if (wanted.remove(uid)) {
             found.put(uid, value);
           }
+        }
+        Set<String> on = reading.onNode(value);
+        if (on != null) {
+          wanted.retainAll(on); // not on the node then: no older record concerns it
         }
       }
       end = start;
