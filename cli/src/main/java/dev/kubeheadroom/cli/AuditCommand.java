@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "audit", mixinStandardHelpOptions = true,
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "With --at and --pod or --node, replays from the last checkpoint before that moment.",
+        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment.",
         "With --from and --to and --pod or --node, shows how the limits moved over that window and why; "
             + "-o html draws it as one self-contained page.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
@@ -59,7 +59,7 @@ public final class AuditCommand implements Callable<Integer> {
   boolean verify;
 
   @Option(names = "--full-replay",
-      description = "Replay from the log's beginning, not from the last checkpoint before --at.")
+      description = "Replay from the log's beginning, not from the last checkpoint before --at: a cross-check.")
   boolean fullReplay;
 
   @Option(names = "--from", paramLabel = "RFC3339",
@@ -144,15 +144,17 @@ public final class AuditCommand implements Callable<Integer> {
     }
   }
 
-  /** The pod or the node asked about: their last decisions from before a checkpoint start. */
+  /** The pod or the node asked about: their last decisions and outcomes from before a checkpoint start. */
   private void recallEarlierDecisions(KafkaConnection connection, Audit audit, PrintWriter err) {
     if (subject != null && subject.node != null) {
-      AuditReplay.recall(connection, topicOptions.topics(), audit, subject.node, audit.undecided(subject.node), err);
+      AuditReplay.complete(connection, topicOptions.topics(), audit, subject.node,
+          audit.booking(subject.node).pods().keySet(), err);
     } else if (subject != null && subject.pod != null) {
       String[] parts = subject.pod.split("/", 2);
       if (parts.length == 2) {
         audit.locate(parts[0], parts[1]).ifPresent(where ->
-            AuditReplay.recall(connection, topicOptions.topics(), audit, where.getKey(), Set.of(where.getValue()), err));
+            AuditReplay.complete(connection, topicOptions.topics(), audit, where.getKey(), Set.of(where.getValue()),
+                err));
       }
     }
   }
@@ -168,22 +170,17 @@ public final class AuditCommand implements Callable<Integer> {
   }
 
   /**
-   * A replay from a checkpoint re-derives only the decisions after it (a checkpoint holds the
-   * booking, not the wall-clock decisions: NodeCheckpoint), so "no decision" then means none since
-   * the checkpoint: say so, in the table output, and how to look further back.
+   * After a replay from a checkpoint, a pod no replayed decision changed has its last decision
+   * from the decisions topic (AuditReplay.complete), the one the live topology recorded, not one
+   * the replay re-derived: say so, in the table output.
    */
   static void noteCheckpointStart(Audit audit, Explanation e, OutputFormat output, PrintWriter out) {
     if (OutputFormat.orTable(output) != OutputFormat.table) {
       return;
     }
-    audit.resumedFrom().ifPresent(at -> {
-      if (e.lastDecision().isEmpty()) {
-        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s, and no decision for this pod was found in the"
-            + " decisions read back before it: --full-replay also finds earlier decisions)%n", at);
-      } else if (audit.recalled(e.pod().uid())) {
-        out.printf(Locale.ROOT, "(replayed from the checkpoint at %s: this last decision was taken before it and"
-            + " read back from the decisions topic)%n", at);
-      }
+    audit.resumedFrom().filter(at -> audit.recalled(e.pod().uid())).ifPresent(at -> {
+      out.printf(Locale.ROOT, "(replayed from the checkpoint at %s: this last decision was read back from the"
+          + " decisions topic)%n", at);
       out.flush();
     });
   }

@@ -3,7 +3,7 @@ package dev.kubeheadroom.cli;
 import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointReader;
-import dev.kubeheadroom.replay.DecisionLookback;
+import dev.kubeheadroom.replay.NodeLookback;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.Topics;
 import java.io.PrintWriter;
@@ -15,8 +15,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
  * The replay behind {@code audit --at} and {@code explain}'s fallback: from the last checkpoint at
- * or before the moment when the checkpoints topic holds one (only the events after it are read),
- * else from the log's beginning.
+ * or before the moment less {@link Audit#SETTLE} when the checkpoints topic holds one (only the
+ * events after it are read), else from the log's beginning.
  */
 final class AuditReplay {
   private AuditReplay() {}
@@ -27,8 +27,8 @@ final class AuditReplay {
   }
 
   /**
-   * As above, from the last checkpoint at or before {@code cutBefore} (a window's start), each
-   * step shown to {@code listener}.
+   * As above, from the last checkpoint {@link Audit#SETTLE} or more before {@code cutBefore} (a
+   * window's start), each step shown to {@code listener}.
    */
   static Audit replay(KafkaConnection connection, Topics topics, Instant cutBefore, Instant when,
       boolean fromCheckpoint, PrintWriter err, Progress shown, Audit.Listener listener) {
@@ -36,7 +36,8 @@ final class AuditReplay {
     if (fromCheckpoint) {
       try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
           CheckpointReader.consumerSettings())) {
-        cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(), cutBefore);
+        cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latest(topics.checkpoints(),
+            cutBefore.minus(Audit.SETTLE));
       }
     }
     if (cut.isEmpty()) {
@@ -62,26 +63,25 @@ final class AuditReplay {
   }
 
   /**
-   * After a start from a checkpoint: those of {@code uids} (pods on {@code node}) that no decision
-   * since the checkpoint changed get their last decision from before it, read back from the
-   * decisions topic (DecisionLookback, bounded); a pod it does not find keeps the note that says so.
+   * After a start from a checkpoint: {@code uids} (pods on {@code node}) get their last decision
+   * and outcome read back from the node's partitions of the decisions and outcomes topics
+   * ({@link Audit#complete}), so the answer is the one the whole log's replay gives.
    */
-  static void recall(KafkaConnection connection, Topics topics, Audit audit, String node, Set<String> uids,
+  static void complete(KafkaConnection connection, Topics topics, Audit audit, String node, Set<String> uids,
       PrintWriter err) {
-    Instant cut = audit.resumedFrom().orElse(null);
-    Set<String> wanted = new java.util.TreeSet<>(uids);
-    wanted.retainAll(audit.undecided(node));
-    if (cut == null || wanted.isEmpty()) {
+    if (audit.resumedFrom().isEmpty()) {
       return;
     }
-    DecisionLookback.Found found;
-    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection, DecisionLookback.consumerSettings())) {
-      found = new DecisionLookback(consumer, AuditCommand.KAFKA_TIMEOUT).find(topics.decisions(), node, wanted, cut);
+    Optional<Audit.Recalled> found;
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection, NodeLookback.consumerSettings())) {
+      found = audit.complete(new NodeLookback(consumer, AuditCommand.KAFKA_TIMEOUT), topics, node, uids);
     }
-    audit.recall(found.byPod());
-    err.printf(Locale.ROOT, "headroom audit: node %s: %d of %d pods not decided since the checkpoint found their"
-        + " last decision before it (%,d decision records read back%s)%n", node, found.byPod().size(), wanted.size(),
-        found.records(), found.complete() ? "" : ", the look-back's bound");
-    err.flush();
+    found.ifPresent(r -> {
+      err.printf(Locale.ROOT, "headroom audit: node %s: of the pods no replayed decision changed, %d of %d found"
+          + " their last decision in the decisions topic; of those no replayed outcome concerned, %d of %d found"
+          + " theirs from before the checkpoint (%,d records read back)%n", node, r.decided(), r.undecided(),
+          r.settled(), r.unsettled(), r.records());
+      err.flush();
+    });
   }
 }

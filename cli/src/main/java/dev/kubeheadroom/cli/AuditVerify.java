@@ -1,12 +1,14 @@
 package dev.kubeheadroom.cli;
 
 import dev.kubeheadroom.replay.CheckpointDerivation;
+import dev.kubeheadroom.replay.CheckpointDerivation.Boundary;
 import dev.kubeheadroom.replay.DecisionVerifier;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Run;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.SchemaException;
 import dev.kubeheadroom.schemas.Topics;
@@ -47,10 +49,11 @@ final class AuditVerify {
 
   /**
    * The stored checkpoints in the window: digests by key; per task partition, the cut of each
-   * boundary (what the re-derivation folds up to); the keys stored without a cut (format 2 or
-   * JSON), compared without the cut a re-derivation gives them.
+   * boundary (what the re-derivation folds up to, from one interval before the window: where the
+   * first one's read order starts) and each node's read order; the keys stored without a cut
+   * (format 2 or JSON), compared without the cut a re-derivation gives them.
    */
-  private record Stored(Map<String, byte[]> digests, Map<Integer, Map<Instant, List<Position>>> cuts,
+  private record Stored(Map<String, byte[]> digests, Map<Integer, Map<Instant, Boundary>> cuts,
       Set<String> withoutCut) {}
 
   private final KafkaConnection connection;
@@ -214,8 +217,8 @@ final class AuditVerify {
     long[] counts = new long[2];
     // A checkpoint at B is written by the first record at or past B: read one interval further.
     Instant until = to.plus(HeadroomTopology.CHECKPOINT_INTERVAL);
-    Map<Instant, List<Position>> cuts = stored.cuts().getOrDefault(order, Map.of());
-    CheckpointDerivation.derive(history, topics, until, cuts, c -> {
+    Map<Instant, Boundary> cuts = stored.cuts().getOrDefault(order, Map.of());
+    CheckpointDerivation.deriveAt(history, topics, until, cuts, c -> {
       if (c.at().isBefore(from) || c.at().isAfter(to)) {
         return;
       }
@@ -238,41 +241,59 @@ final class AuditVerify {
   private Stored storedCheckpoints() {
     Map<String, byte[]> out = new HashMap<>();
     Map<Integer, Map<Instant, List<Position>>> cuts = new HashMap<>();
+    Map<Integer, Map<Instant, Map<String, List<Run>>>> orders = new HashMap<>();
     Set<String> withoutCut = new HashSet<>();
+    Instant before = from.minus(HeadroomTopology.CHECKPOINT_INTERVAL); // the first boundary's previous one
     try (TopicHistory h = new TopicHistory(AuditCommand.consumer(connection), List.of(topics.checkpoints()),
-        AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(Map.of(topics.checkpoints(), from), tp -> true))) {
+        AuditCommand.KAFKA_TIMEOUT, new TopicHistory.Scope(Map.of(topics.checkpoints(), before), tp -> true))) {
       ConsumerRecord<String, byte[]> r;
       while ((r = h.next()) != null) {
         Instant t = Instant.ofEpochMilli(r.timestamp());
-        if (t.isAfter(to) || t.isBefore(from)) {
+        if (t.isAfter(to) || t.isBefore(before)) {
           continue;
         }
         if (r.value() == null) {
           out.remove(r.key());
           withoutCut.remove(r.key());
-        } else {
-          out.put(r.key(), digest(canonical(r.value())));
-          List<Position> cut = cut(r.value());
-          if (cut.isEmpty()) {
-            withoutCut.add(r.key());
-          } else {
-            withoutCut.remove(r.key()); // a later twin (a restarted task) written with a cut
-            // one task writes a boundary's checkpoints with one cut: the first one read stands
-            cuts.computeIfAbsent(cut.get(0).partition(), p -> new HashMap<>()).putIfAbsent(t, cut);
+          continue;
+        }
+        NodeCheckpoint head = head(r.value());
+        List<Position> cut = head == null ? List.of() : head.cut();
+        if (!cut.isEmpty()) {
+          // one task writes a boundary's checkpoints with one cut: the first one read stands
+          int partition = cut.get(0).partition();
+          cuts.computeIfAbsent(partition, p -> new HashMap<>()).putIfAbsent(t, cut);
+          if (head.order() != null) {
+            orders.computeIfAbsent(partition, p -> new HashMap<>()).computeIfAbsent(t, b -> new HashMap<>())
+                .put(head.node(), head.order());
           }
+        }
+        if (t.isBefore(from)) {
+          continue; // only its cut and order: where the window's first interval starts
+        }
+        out.put(r.key(), digest(canonical(r.value())));
+        if (cut.isEmpty()) {
+          withoutCut.add(r.key());
+        } else {
+          withoutCut.remove(r.key()); // a later twin (a restarted task) written with a cut
         }
       }
     } catch (IllegalStateException e) {
       return new Stored(Map.of(), Map.of(), Set.of()); // no checkpoints topic: a pipeline from before checkpoints
     }
-    return new Stored(out, cuts, withoutCut);
+    Map<Integer, Map<Instant, Boundary>> boundaries = new HashMap<>();
+    cuts.forEach((partition, byTime) -> byTime.forEach((t, cut) -> boundaries.computeIfAbsent(partition,
+        p -> new HashMap<>()).put(t, new Boundary(cut, orders.getOrDefault(partition, Map.of()).getOrDefault(t,
+        Map.of())))));
+    return new Stored(out, boundaries, withoutCut);
   }
 
-  private static List<Position> cut(byte[] value) {
+  /** A stored checkpoint's cut and read order, or null when unreadable (it then differs whatever is derived). */
+  private static NodeCheckpoint head(byte[] value) {
     try {
-      return CheckpointCodec.cut(value);
+      return CheckpointCodec.head(value);
     } catch (SchemaException e) {
-      return List.of(); // unreadable: it differs whatever is derived
+      return null;
     }
   }
 

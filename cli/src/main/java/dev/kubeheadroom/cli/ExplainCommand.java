@@ -48,7 +48,7 @@ public final class ExplainCommand implements Callable<Integer> {
   String live;
 
   @Option(names = "--full-replay",
-      description = "Replay from the log's beginning, not from the last checkpoint: also finds a decision made before it.")
+      description = "Replay from the log's beginning, not from the last checkpoint: a cross-check, slower.")
   boolean fullReplay;
 
   @Option(names = "--live-insecure", paramLabel = "true|false", arity = "0..1", fallbackValue = "true",

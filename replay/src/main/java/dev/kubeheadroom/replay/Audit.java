@@ -10,6 +10,7 @@ import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.topology.booking.PodEntry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,14 +49,25 @@ public final class Audit implements AutoCloseable {
 
   public static final long PROGRESS_EVERY = 100_000;
 
+  /**
+   * How long before the audited moment the checkpoint a replay starts from must be. A checkpoint
+   * leaves out what is in flight at its boundary (a node due within the debounce, at most {@code
+   * maxDebounceDelay}, 10 s by default; a target pending until the pod confirms or refuses it, or
+   * its {@code backoffPeriod}, 60 s, runs out), so a replay from it differs from the whole log's
+   * replay only until that has settled: five minutes covers the defaults with room, and costs at
+   * most one interval of events more.
+   */
+  public static final Duration SETTLE = Duration.ofMinutes(5);
+
   private final ReplayEngine engine;
   private final Map<String, NodeDecision> lastDecision = new HashMap<>();
   private final Map<String, ResizeOutcome> lastOutcome = new HashMap<>();
-  /** Pods whose last decision was read back from before the checkpoint ({@link #recall}). */
+  /** Pods whose last decision was read back from the decisions topic ({@link #complete}). */
   private final Set<String> recalled = new HashSet<>();
   private long records;
   private long decisions;
-  private Instant resumedFrom;
+  /** The checkpoints the replay started from, or null: from the log's beginning. */
+  private CheckpointCut cut;
 
   private Audit(ReplayEngine engine) {
     this.engine = engine;
@@ -161,40 +173,68 @@ public final class Audit implements AutoCloseable {
     engine.advanceTo(next.isBefore(cut.at()) ? next : cut.at());
     drain();
     cut.nodes().forEach(engine::restore);
-    resumedFrom = cut.at();
+    this.cut = cut;
   }
 
   /**
-   * The pods on {@code node} at the replayed moment that no replayed decision changed: after a
-   * start from a checkpoint, those whose last decision came before it ({@link DecisionLookback}).
+   * After a start from a checkpoint, completes the answers for {@code uids} (pods on {@code node}
+   * at the replayed moment) from the node's partitions of the decisions and outcomes topics
+   * ({@link NodeLookback}), so they are the whole log's replay's. A checkpoint holds neither
+   * (NodeCheckpoint), and the replay from it misses the decisions that were due at its boundary
+   * (the debounce queue is not in it): each pod no replayed decision changed gets the last one
+   * recorded at or before the replayed moment, read back from it through the time index; each pod
+   * no replayed outcome concerned gets its last outcome from below the cut's offset in the node's
+   * outcomes partition (where the replay started reading it). Does nothing after a replay from the
+   * log's beginning.
+   *
+   * @return what was read back, or empty when nothing needed to be
    */
-  public Set<String> undecided(String node) {
-    Set<String> uids = new TreeSet<>(engine.booking(node).pods().keySet());
-    uids.removeAll(lastDecision.keySet());
-    return uids;
+  public Optional<Recalled> complete(NodeLookback lookback, Topics topics, String node, Set<String> uids) {
+    if (cut == null) {
+      return Optional.empty();
+    }
+    Set<String> undecided = new TreeSet<>(uids);
+    undecided.removeAll(lastDecision.keySet());
+    Set<String> unsettled = new TreeSet<>(uids);
+    unsettled.removeAll(lastOutcome.keySet());
+    if (undecided.isEmpty() && unsettled.isEmpty()) {
+      return Optional.empty();
+    }
+    NodeLookback.Found<NodeDecision> decided = undecided.isEmpty() ? none()
+        : lookback.decisions(topics.decisions(), node, undecided,
+            new NodeLookback.Start(engine.now().plusMillis(1), Map.of()));
+    NodeLookback.Found<ResizeOutcome> settled = unsettled.isEmpty() ? none()
+        : lookback.outcomes(topics.outcomes(), node, unsettled, new NodeLookback.Start(cut.at(), cut.offsets()));
+    lastDecision.putAll(decided.byPod());
+    recalled.addAll(decided.byPod().keySet());
+    lastOutcome.putAll(settled.byPod());
+    return Optional.of(new Recalled(undecided.size(), decided.byPod().size(), unsettled.size(),
+        settled.byPod().size(), decided.records() + settled.records()));
+  }
+
+  private static <V> NodeLookback.Found<V> none() {
+    return new NodeLookback.Found<>(Map.of(), 0, 0, true);
   }
 
   /**
-   * Decisions taken before the checkpoint the replay started from, read back from the decisions
-   * topic ({@link DecisionLookback}): each becomes its pod's last decision unless the replay
-   * derived a later one.
+   * What {@link #complete} read back.
+   *
+   * @param undecided pods asked for that no replayed decision changed
+   * @param decided of those, the ones a recorded decision changed
+   * @param unsettled pods asked for that no replayed outcome concerned
+   * @param settled of those, the ones whose last outcome was found before it
+   * @param records the records read back
    */
-  public void recall(Map<String, NodeDecision> earlier) {
-    earlier.forEach((uid, d) -> {
-      if (lastDecision.putIfAbsent(uid, d) == null) {
-        recalled.add(uid);
-      }
-    });
-  }
+  public record Recalled(int undecided, int decided, int unsettled, int settled, long records) {}
 
-  /** Whether {@code uid}'s last decision was read back from before the checkpoint. */
+  /** Whether {@code uid}'s last decision was read back from the decisions topic ({@link #complete}). */
   public boolean recalled(String uid) {
     return recalled.contains(uid);
   }
 
   /** The checkpoint boundary the replay started from, if it did not start at the log's beginning. */
   public Optional<Instant> resumedFrom() {
-    return Optional.ofNullable(resumedFrom);
+    return Optional.ofNullable(cut).map(CheckpointCut::at);
   }
 
   private ResizeOutcome noteOutcome(byte[] value) {

@@ -2,10 +2,12 @@ package dev.kubeheadroom.replay;
 
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Run;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.TopologyListener;
 import dev.kubeheadroom.topology.TopologySettings;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,10 @@ import org.apache.kafka.common.TopicPartition;
  * the records below the next cut, and takes the checkpoints when every partition has reached
  * it: the same records as the live task, whatever order its fetches came in. Without a cut (a
  * boundary stored without one, or none stored) it takes them where its own stream time crosses
- * the boundary, as the live task does when its topics arrive in time order.
+ * the boundary, as the live task does when its topics arrive in time order. Where the stored
+ * checkpoints also record each node's read order since the previous boundary, a node's records
+ * are folded in that order ({@link #deriveAt}), so events of one node that do not commute fold as
+ * the live task folded them.
  */
 public final class CheckpointDerivation {
   private CheckpointDerivation() {}
@@ -51,6 +56,31 @@ public final class CheckpointDerivation {
    */
   public static long derive(TopicHistory history, Topics topics, Instant until, Map<Instant, List<Position>> cuts,
       Consumer<NodeCheckpoint> sink, Runnable perRecord) {
+    Map<Instant, Boundary> boundaries = new HashMap<>();
+    cuts.forEach((at, cut) -> boundaries.put(at, new Boundary(cut, Map.of())));
+    return deriveAt(history, topics, until, boundaries, sink, perRecord);
+  }
+
+  /**
+   * A stored boundary: its cut, and per node the order its task read the node's records in since
+   * the previous boundary ({@link NodeCheckpoint#order}; a node without one is folded by time).
+   */
+  public record Boundary(List<Position> cut, Map<String, List<Run>> orders) {
+    public Boundary {
+      cut = List.copyOf(cut);
+      orders = Map.copyOf(orders);
+    }
+  }
+
+  /**
+   * As above, each node's records between two stored cuts folded in the order its task read them
+   * where the boundary records it: the records below the cut are taken in record-time order, and
+   * each node's among them put back in its own read order in the places they took (nodes fold
+   * independently: a node's booking is a function of its own events). Each checkpoint taken at
+   * such a boundary carries the order it was derived with, as the stored one does.
+   */
+  public static long deriveAt(TopicHistory history, Topics topics, Instant until, Map<Instant, Boundary> cuts,
+      Consumer<NodeCheckpoint> sink, Runnable perRecord) {
     Instant first = history.peekTime();
     if (first == null) {
       return 0;
@@ -63,33 +93,50 @@ public final class CheckpointDerivation {
         }
       }
     };
-    NavigableMap<Instant, List<Position>> pending = new TreeMap<>(cuts);
+    NavigableMap<Instant, Boundary> pending = new TreeMap<>(cuts);
+    List<ConsumerRecord<String, byte[]>> interval = new ArrayList<>();
     long records = 0;
     try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), listener, first)) {
-      Map.Entry<Instant, List<Position>> cut = pending.firstEntry();
-      Map<TopicPartition, Long> limits = cut == null ? Map.of() : limits(cut.getValue());
+      Map.Entry<Instant, Boundary> cut = pending.firstEntry();
+      Map<TopicPartition, Long> limits = cut == null ? Map.of() : limits(cut.getValue().cut());
       while (true) {
         ConsumerRecord<String, byte[]> r = history.peekBelow(limits);
         // (a record below a cut is older than its boundary: reached is asked only past that)
         if (cut != null && (r == null || r.timestamp() >= cut.getKey().toEpochMilli())
             && history.reached(limits)) {
-          engine.checkpoints(cut.getKey(), cut.getValue()).forEach(sink);
+          Map<String, List<Run>> orders = cut.getValue().orders();
+          fold(engine, ReadOrder.apply(interval, orders, topics));
+          interval.clear();
+          for (NodeCheckpoint c : engine.checkpoints(cut.getKey(), cut.getValue().cut())) {
+            sink.accept(orders.containsKey(c.node()) ? c.withOrder(orders.get(c.node())) : c);
+          }
           pending.pollFirstEntry();
           cut = pending.firstEntry();
-          limits = cut == null ? Map.of() : limits(cut.getValue());
+          limits = cut == null ? Map.of() : limits(cut.getValue().cut());
           continue;
         }
         if (r == null || r.timestamp() > until.toEpochMilli()) {
           break;
         }
         history.nextBelow(limits);
-        engine.pipeRaw(r);
-        engine.drainDecisions(); // not needed here: do not let them pile up
+        if (cut != null && !cut.getValue().orders().isEmpty()) {
+          interval.add(r); // folded at the cut, in its nodes' read order
+        } else {
+          fold(engine, List.of(r));
+        }
         records++;
         perRecord.run();
       }
+      fold(engine, interval);
     }
     return records;
+  }
+
+  private static void fold(ReplayEngine engine, List<ConsumerRecord<String, byte[]>> records) {
+    for (ConsumerRecord<String, byte[]> r : records) {
+      engine.pipeRaw(r);
+      engine.drainDecisions(); // not needed here: do not let them pile up
+    }
   }
 
   private static Map<TopicPartition, Long> limits(List<Position> cut) {

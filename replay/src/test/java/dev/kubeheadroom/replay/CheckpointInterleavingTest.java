@@ -1,37 +1,22 @@
 package dev.kubeheadroom.replay;
 
+import static dev.kubeheadroom.replay.ArrivalOrder.node;
+import static dev.kubeheadroom.replay.ArrivalOrder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.schemas.CheckpointCodec;
-import dev.kubeheadroom.schemas.ContainerKind;
-import dev.kubeheadroom.schemas.ContainerSnapshot;
-import dev.kubeheadroom.schemas.JsonCodec;
-import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
-import dev.kubeheadroom.schemas.NodeEvent;
-import dev.kubeheadroom.schemas.NodeSnapshot;
-import dev.kubeheadroom.schemas.PodSnapshot;
-import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.testkit.MemoryTopics;
-import dev.kubeheadroom.topology.HeadroomTopology;
-import dev.kubeheadroom.topology.TopologyListener;
-import dev.kubeheadroom.topology.TopologyRunner;
-import dev.kubeheadroom.topology.TopologySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,38 +46,16 @@ class CheckpointInterleavingTest {
 
   @BeforeAll
   void runTheTopologyInArrivalOrder() {
-    log = MemoryTopics.onePartitionEach(Audit.inputTopics(topics));
-    TopologySettings settings = TopologySettings.defaults(topics);
-    TopologyListener listener = new TopologyListener() {
-      @Override
-      public void checkpointed(NodeCheckpoint c) {
-        live.put(c.key(), HexFormat.of().formatHex(CheckpointCodec.encode(c)));
-      }
-    };
-    Properties props = TopologyRunner.properties(new TopologyRunner.Options("interleaving",
-        KafkaClientSettings.of("never:0"), stateDir), settings, listener);
-    try (TopologyTestDriver driver = new TopologyTestDriver(HeadroomTopology.build(settings, listener), props, T0)) {
-      Map<String, TestInputTopic<String, byte[]>> in = new TreeMap<>();
-      for (String t : Audit.inputTopics(topics)) {
-        in.put(t, driver.createInputTopic(t, new StringSerializer(), new ByteArraySerializer()));
-      }
-      // The arrival order: the nodes partition's fetch of minute 22 before the pods' of minute 19.
-      List<Object[]> arrivals = List.of(
-          new Object[] {topics.nodes(), node(8_000), 1},
-          new Object[] {topics.pods(), pod("a", 200), 2},
-          new Object[] {topics.pods(), pod("b", 300), 5},
-          new Object[] {topics.nodes(), node(12_000), 22},
-          new Object[] {topics.pods(), pod("c", 400), 19},
-          new Object[] {topics.pods(), pod("d", 500), 31});
-      for (Object[] a : arrivals) {
-        String topic = (String) a[0];
-        byte[] value = JsonCodec.encode((NodeEvent) a[1]);
-        Instant at = T0.plus(Duration.ofMinutes((Integer) a[2]));
-        driver.advanceWallClockTime(Duration.ZERO);
-        in.get(topic).pipeInput("n1", value, at);
-        log.add(topic, "n1", value, at); // the driver numbers each topic's records from 0, as this log does
-      }
-    }
+    // The arrival order: the nodes partition's fetch of minute 22 before the pods' of minute 19.
+    List<ArrivalOrder.Arrival> arrivals = List.of(
+        new ArrivalOrder.Arrival(topics.nodes(), node(8_000), 1),
+        new ArrivalOrder.Arrival(topics.pods(), pod("a", 200), 2),
+        new ArrivalOrder.Arrival(topics.pods(), pod("b", 300), 5),
+        new ArrivalOrder.Arrival(topics.nodes(), node(12_000), 22),
+        new ArrivalOrder.Arrival(topics.pods(), pod("c", 400), 19),
+        new ArrivalOrder.Arrival(topics.pods(), pod("d", 500), 31));
+    log = ArrivalOrder.run(topics, stateDir, "interleaving", T0, arrivals,
+        c -> live.put(c.key(), HexFormat.of().formatHex(CheckpointCodec.encode(c))));
   }
 
   @Test
@@ -113,10 +76,10 @@ class CheckpointInterleavingTest {
 
   @Test
   void reDerivedUpToTheStoredCutsTheCheckpointsAreTheLiveOnesByteForByte() {
-    Map<Instant, List<NodeCheckpoint.Position>> cuts = new TreeMap<>();
+    Map<Instant, CheckpointDerivation.Boundary> cuts = new TreeMap<>();
     live.values().stream().map(h -> CheckpointCodec.decode(HexFormat.of().parseHex(h)))
-        .forEach(c -> cuts.put(c.at(), c.cut()));
-    Map<String, String> derived = derive(cuts).entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        .forEach(c -> cuts.put(c.at(), new CheckpointDerivation.Boundary(c.cut(), Map.of(c.node(), c.order()))));
+    Map<String, String> derived = deriveAt(cuts).entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
         e -> HexFormat.of().formatHex(CheckpointCodec.encode(e.getValue())), (a, b) -> b, LinkedHashMap::new));
     assertThat(live).containsOnlyKeys(key(20), key(30));
     // (the derivation also passes minute 10, at the pod of minute 19: no checkpoint is stored there)
@@ -150,17 +113,11 @@ class CheckpointInterleavingTest {
     return out;
   }
 
+  private Map<String, NodeCheckpoint> deriveAt(Map<Instant, CheckpointDerivation.Boundary> cuts) {
+    return ArrivalOrder.derive(log, topics, T0.plus(Duration.ofHours(1)), cuts);
+  }
+
   private static String key(int minute) {
     return NodeCheckpoint.key("n1", T0.plus(Duration.ofMinutes(minute)));
-  }
-
-  private static NodeSnapshot node(long allocatable) {
-    return new NodeSnapshot("n1", allocatable, "linux", false, Map.of());
-  }
-
-  private static PodSnapshot pod(String name, long request) {
-    return new PodSnapshot("uid-" + name, "team-a", name, "n1", "Running", PodSnapshot.QOS_BURSTABLE, "1", 1, null,
-        0, null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, request, 0, false, false)),
-        ResizeStatus.NONE);
   }
 }

@@ -15,16 +15,19 @@ import java.util.TreeMap;
  * JSON is several times larger and slower to decode). A leading version byte; a value starting
  * with {@code '{'} is the JSON checkpoint written before it (format 1) and is still read, and so is
  * format 2 (format 3 without the cut, which follows the boundary: {@link #cut} reads only that far)
- * and format 3 (pods unversioned). Pods are in {@link PodLayout}. Strings are UTF-8 with a varint
+ * and format 3 (pods unversioned) and 4 (no read order: {@link NodeCheckpoint#order}, which follows
+ * the cut, each run a topic's index in the cut and a count). Pods are in {@link PodLayout}. Strings are UTF-8 with a varint
  * length (0 = null), enums by name, maps sorted by key, so equal
  * checkpoints encode to equal bytes ({@code audit --verify} compares them byte for byte).
  */
 public final class CheckpointCodec {
   /**
-   * The binary format: 4 writes the pods in {@link PodLayout}, its version after the format's;
-   * 3 wrote them unversioned; 2 had no cut either (1 is the JSON).
+   * The binary format: 5 adds the read order after the cut; 4 writes the pods in {@link
+   * PodLayout}, its version after the format's; 3 wrote them unversioned; 2 had no cut either (1
+   * is the JSON).
    */
-  public static final byte VERSION = 4;
+  public static final byte VERSION = 5;
+  private static final byte WITHOUT_ORDER = 4;
   private static final byte UNVERSIONED_PODS = 3;
   private static final byte WITHOUT_CUT = 2;
   private static final String WHAT = "checkpoint";
@@ -32,7 +35,7 @@ public final class CheckpointCodec {
    * Component counts the format covers (a pod's are {@link PodLayout}'s); a test fails when a
    * record gains a field.
    */
-  static final int CHECKPOINT_FIELDS = 5;
+  static final int CHECKPOINT_FIELDS = 6;
   static final int CHECKPOINT_POD_FIELDS = 4;
   static final int NODE_FIELDS = 6;
 
@@ -45,6 +48,7 @@ public final class CheckpointCodec {
     for (NodeCheckpoint.Position p : c.cut()) {
       w.str(p.topic()).varLong(p.partition()).varLong(p.offset());
     }
+    writeOrder(w, c);
     NodeSnapshot n = c.snapshot();
     w.bool(n != null);
     if (n != null) {
@@ -81,7 +85,8 @@ public final class CheckpointCodec {
         throw new SchemaException("checkpoint has " + in.remaining() + " bytes past its end");
       }
       return c;
-    } catch (BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException
+        | NullPointerException e) {
       throw new SchemaException("unreadable checkpoint: " + e);
     }
   }
@@ -129,6 +134,69 @@ public final class CheckpointCodec {
     }
   }
 
+  /** The runs plus one (0: not recorded), each its topic's index in the cut and its count. */
+  private static void writeOrder(VarintWriter w, NodeCheckpoint c) {
+    if (c.order() == null) {
+      w.varLong(0);
+      return;
+    }
+    w.varLong(c.order().size() + 1L);
+    for (NodeCheckpoint.Run r : c.order()) {
+      int index = 0;
+      while (index < c.cut().size() && !c.cut().get(index).topic().equals(r.topic())) {
+        index++;
+      }
+      if (index == c.cut().size()) {
+        throw new IllegalArgumentException("checkpoint " + c.key() + ": a run of " + r.topic() + ", not in its cut");
+      }
+      w.varLong(index).varLong(r.records());
+    }
+  }
+
+  private static List<NodeCheckpoint.Run> readOrder(VarintReader in, List<NodeCheckpoint.Position> cut) {
+    long n = in.varLong();
+    if (n == 0) {
+      return null;
+    }
+    if (n - 1 > in.remaining()) {
+      throw new SchemaException("checkpoint read order of " + (n - 1) + " runs, past its end");
+    }
+    List<NodeCheckpoint.Run> out = new ArrayList<>((int) (n - 1));
+    for (long i = 1; i < n; i++) {
+      String topic = cut.get((int) in.varLong()).topic();
+      out.add(new NodeCheckpoint.Run(topic, (int) Math.min(Integer.MAX_VALUE, in.varLong())));
+    }
+    return out;
+  }
+
+  /**
+   * A checkpoint's cut and read order (null before format 5), read from its head without decoding
+   * the booking: {@code audit --verify} folds each node's records of the interval in that order.
+   */
+  public static NodeCheckpoint head(byte[] data) {
+    if (data == null || data.length == 0) {
+      throw new SchemaException("empty checkpoint value");
+    }
+    if (data[0] == '{' || data[0] == WITHOUT_CUT) {
+      return decode(data);
+    }
+    checkVersion(data);
+    try {
+      VarintReader in = new VarintReader(ByteBuffer.wrap(data, 1, data.length - 1), WHAT);
+      if (data[0] > UNVERSIONED_PODS) {
+        PodLayout.readVersion(in);
+      }
+      String node = in.str();
+      Instant at = in.instant();
+      List<NodeCheckpoint.Position> cut = positions(in);
+      List<NodeCheckpoint.Run> order = data[0] > WITHOUT_ORDER ? readOrder(in, cut) : null;
+      return new NodeCheckpoint(node, at, null, List.of(), cut, order);
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException
+        | NullPointerException e) {
+      throw new SchemaException("unreadable checkpoint: " + e);
+    }
+  }
+
   private static List<NodeCheckpoint.Position> positions(VarintReader in) {
     int n = in.count();
     List<NodeCheckpoint.Position> out = new ArrayList<>(n);
@@ -145,6 +213,7 @@ public final class CheckpointCodec {
     String node = in.str();
     Instant at = in.instant();
     List<NodeCheckpoint.Position> cut = version == WITHOUT_CUT ? List.of() : positions(in);
+    List<NodeCheckpoint.Run> order = version > WITHOUT_ORDER ? readOrder(in, cut) : null;
     NodeSnapshot snapshot = null;
     if (in.bool()) {
       String name = in.str();
@@ -167,6 +236,6 @@ public final class CheckpointCodec {
       boolean infeasibleSeen = in.bool();
       podList.add(new CheckpointPod(pod, backoffSince, infeasibleSeen, (int) Math.min(Integer.MAX_VALUE, in.varLong())));
     }
-    return new NodeCheckpoint(node, at, snapshot, podList, cut);
+    return new NodeCheckpoint(node, at, snapshot, podList, cut, order);
   }
 }

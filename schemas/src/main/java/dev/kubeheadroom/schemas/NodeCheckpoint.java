@@ -34,9 +34,13 @@ import java.util.Objects;
  * @param snapshot the node, or null when only its pods were seen so far
  * @param pods the live pods, sorted by uid
  * @param cut per input partition, the first offset not folded in; sorted by topic and partition
+ * @param order the order the task read this node's records in since its previous boundary, as
+ *     runs of one topic; null when not recorded (a checkpoint written before format 5, or by a
+ *     task that started within the interval): {@code audit --verify} then folds them by time
  */
 public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Position> cut) implements Versioned {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Position> cut,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<Run> order) implements Versioned {
   public NodeCheckpoint {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(at, "at");
@@ -44,6 +48,12 @@ public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, Lis
         : pods.stream().sorted(Comparator.comparing(p -> p.pod().uid())).toList();
     cut = cut == null ? List.of()
         : cut.stream().sorted(Comparator.comparing(Position::topic).thenComparingInt(Position::partition)).toList();
+    order = order == null ? null : List.copyOf(order);
+  }
+
+  /** A checkpoint without a recorded read order (one written before format 5, or by a test). */
+  public NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods, List<Position> cut) {
+    this(node, at, snapshot, pods, cut, null);
   }
 
   /** A checkpoint without a cut (one written before format 3, or by a test). */
@@ -53,7 +63,12 @@ public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, Lis
 
   /** The same booking with another cut. */
   public NodeCheckpoint withCut(List<Position> value) {
-    return new NodeCheckpoint(node, at, snapshot, pods, value);
+    return new NodeCheckpoint(node, at, snapshot, pods, value, order);
+  }
+
+  /** The same booking with another read order (null: not recorded). */
+  public NodeCheckpoint withOrder(List<Run> value) {
+    return new NodeCheckpoint(node, at, snapshot, pods, cut, value);
   }
 
   /**
@@ -79,6 +94,23 @@ public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, Lis
   public record CheckpointPod(PodSnapshot pod, Instant backoffSince, boolean infeasibleSeen, int refusals) {
     public CheckpointPod {
       Objects.requireNonNull(pod, "pod");
+    }
+  }
+
+  /**
+   * Records of the node read one after another from one topic (its partition in the cut): a
+   * node's runs in turn are the order its task folded them in, which matters where its events on
+   * two topics do not commute (docs/architecture.md, "Checkpoints").
+   *
+   * @param topic the input topic
+   * @param records how many, at least 1
+   */
+  public record Run(String topic, int records) {
+    public Run {
+      Objects.requireNonNull(topic, "topic");
+      if (records < 1) {
+        throw new IllegalArgumentException("a run holds at least one record, not " + records);
+      }
     }
   }
 

@@ -53,16 +53,28 @@ class CheckpointCodecTest {
 
   @Test
   void theBinaryFormatWritesExactlyItsGoldenBytesAndTheOlderGoldensStillRead() throws Exception {
-    // format 4 is on disk in every checkpoints topic: a change to it needs a new version
-    NodeCheckpoint c = GoldenFormatTest.checkpoint().withCut(List.of(new NodeCheckpoint.Position("headroom.pods", 3, 1_234),
-        new NodeCheckpoint.Position("headroom.nodes", 3, 56)));
-    String hex = golden("v4.hex");
+    // format 5 is on disk in every checkpoints topic: a change to it needs a new version
+    NodeCheckpoint cut = GoldenFormatTest.checkpoint().withCut(List.of(new NodeCheckpoint.Position("headroom.pods", 3,
+        1_234), new NodeCheckpoint.Position("headroom.nodes", 3, 56)));
+    NodeCheckpoint c = cut.withOrder(List.of(new NodeCheckpoint.Run("headroom.pods", 2),
+        new NodeCheckpoint.Run("headroom.nodes", 1), new NodeCheckpoint.Run("headroom.pods", 300)));
+    String hex = golden("v5.hex");
     assertThat(HexFormat.of().formatHex(CheckpointCodec.encode(c))).isEqualTo(hex);
     assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(hex))).isEqualTo(c);
     assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(hex))).isEqualTo(c.cut());
-    // format 3 (its pods unversioned) reads as the same checkpoint
-    assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden("v3.hex")))).isEqualTo(c);
-    assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(golden("v3.hex")))).isEqualTo(c.cut());
+    assertThat(CheckpointCodec.head(HexFormat.of().parseHex(hex))).satisfies(h -> {
+      assertThat(h.cut()).isEqualTo(c.cut());
+      assertThat(h.order()).isEqualTo(c.order());
+    });
+    // format 4 (no read order) and 3 (its pods unversioned) read as the same checkpoint without an order
+    for (String older : List.of("v4.hex", "v3.hex")) {
+      assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden(older)))).isEqualTo(cut);
+      assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(golden(older)))).isEqualTo(cut.cut());
+      assertThat(CheckpointCodec.head(HexFormat.of().parseHex(golden(older))).order()).isNull();
+    }
+    // an order not recorded (a task started within the interval) is written as such
+    assertThat(CheckpointCodec.decode(CheckpointCodec.encode(cut)).order()).isNull();
+    assertThat(CheckpointCodec.decode(CheckpointCodec.encode(cut.withOrder(List.of()))).order()).isEmpty();
     // format 2 (no cut) and the JSON (format 1) read as the same booking without one
     NodeCheckpoint without = GoldenFormatTest.checkpoint();
     assertThat(CheckpointCodec.decode(HexFormat.of().parseHex(golden("v2.hex")))).isEqualTo(without);

@@ -41,6 +41,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * record that crossed it, read again, writes it again, at the cut the restored bookings hold.
  * Remembered in memory only, the boundary stayed past it and that checkpoint was never written.
  * Only a task with nothing stored (its first record ever) sets the boundary without writing.
+ *
+ * <p>Each checkpoint also carries the order the task read its node's records in since the
+ * previous boundary ({@link NodeCheckpoint#order}: runs of one topic), so {@code audit --verify}
+ * folds them as the task did where a node's events on two topics do not commute. It is kept in
+ * memory (a few runs per node touched in the interval): a task that starts or is revived within
+ * an interval does not know what it read before, and writes that boundary's checkpoints without
+ * one (the verifier then folds by record time, as for a checkpoint written before format 5).
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
   /** The last boundary's key in the cut store; a partition's key has a ':', no topic name does. */
@@ -55,6 +62,10 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
   private long boundary;
   /** The partitions read so far (a task reads one per node-keyed topic), in the order first read. */
   private final List<Read> read = new ArrayList<>(3);
+  /** Per node, the runs of one topic read since the last boundary written. */
+  private final ReadRuns orders = new ReadRuns();
+  /** Whether {@link #orders} holds every record read since the last boundary (false after a start within one). */
+  private boolean orderKnown;
 
   /** A partition this task reads and the first offset it has not folded in. */
   private static final class Read {
@@ -85,8 +96,10 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     // Called again on this instance when Streams revives the task: start from the store as
     // restored, never from what the aborted transaction left in memory.
     read.clear();
+    orders.clear();
     Long last = stored.get(BOUNDARY);
     boundary = last == null ? Long.MIN_VALUE : last;
+    orderKnown = last == null; // nothing read before: every record from here is noted
     try (KeyValueIterator<String, Long> it = stored.all()) {
       while (it.hasNext()) {
         KeyValue<String, Long> kv = it.next();
@@ -108,6 +121,8 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
         }
         boundary = reached; // after the write: a checkpoint not sent is not remembered as written
         stored.put(BOUNDARY, reached);
+        orders.clear();
+        orderKnown = true;
       }
     } finally {
       // A write that failed is dead-lettered and the record still booked (the decoder is the
@@ -115,6 +130,9 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
       RecordMetadata meta = context.recordMetadata().orElse(null);
       if (meta != null) {
         folded(meta.topic(), meta.partition(), meta.offset());
+        if (record.key() != null) {
+          orders.note(record.key(), meta.topic());
+        }
       }
     }
   }
@@ -145,7 +163,8 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     for (Read r : read) {
       cut.add(new Position(r.topic, r.partition, r.next));
     }
-    for (NodeCheckpoint checkpoint : Checkpoints.all(nodes, pods, at, cut)) {
+    for (NodeCheckpoint booked : Checkpoints.all(nodes, pods, at, cut)) {
+      NodeCheckpoint checkpoint = booked.withOrder(orderKnown ? orders.of(booked.node()) : null);
       context.forward(new Record<>(checkpoint.key(), checkpoint, at.toEpochMilli()));
       listener.checkpointed(checkpoint);
     }

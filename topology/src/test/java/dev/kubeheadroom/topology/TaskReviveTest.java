@@ -192,11 +192,17 @@ class TaskReviveTest {
     checkpoints.process(new Record<>("n1", new byte[0], at.toEpochMilli()));
   }
 
-  /** The same checkpoints; the cut's positions in any order (a restored one lists them by key). */
+  /**
+   * The same checkpoints; the cut's positions in any order (a restored one lists them by key);
+   * the read order not recorded (the task started again within the interval: what it read before
+   * is not known), where the first one had it.
+   */
   private static void assertSameCheckpoints(List<NodeCheckpoint> actual, List<NodeCheckpoint> expected) {
     assertThat(actual).as("the checkpoint the aborted transaction held, written again").hasSameSizeAs(expected);
     for (int i = 0; i < expected.size(); i++) {
-      assertThat(actual.get(i).withCut(List.of())).isEqualTo(expected.get(i).withCut(List.of()));
+      assertThat(expected.get(i).order()).isNotNull();
+      assertThat(actual.get(i).order()).isNull();
+      assertThat(actual.get(i).withCut(List.of())).isEqualTo(expected.get(i).withCut(List.of()).withOrder(null));
       assertThat(actual.get(i).cut()).as("at the committed cut").containsExactlyInAnyOrderElementsOf(expected.get(i).cut());
     }
   }

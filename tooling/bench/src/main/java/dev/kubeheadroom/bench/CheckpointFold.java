@@ -11,6 +11,7 @@ import dev.kubeheadroom.schemas.ResizeStatus;
 import dev.kubeheadroom.schemas.SchemaException;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.HeadroomTopology;
+import dev.kubeheadroom.topology.ReadRuns;
 import dev.kubeheadroom.topology.booking.Checkpoints;
 import dev.kubeheadroom.topology.booking.NodeBooking;
 import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
@@ -60,6 +61,8 @@ final class CheckpointFold {
   private long boundary = Long.MIN_VALUE;
   /** Per node-keyed partition read, the offset past its last record: the checkpoints' cut. */
   private final Map<TopicPartition, Long> next = new HashMap<>();
+  /** Per node, the runs of one topic read since the last boundary: each checkpoint's read order. */
+  private final ReadRuns runs = new ReadRuns();
 
   private CheckpointFold(Topics topics) {
     this.sources = Set.of(topics.pods(), topics.nodes(), topics.outcomes());
@@ -90,10 +93,14 @@ final class CheckpointFold {
       List<Position> cut = new ArrayList<>();
       next.forEach((tp, offset) -> cut.add(new Position(tp.topic(), tp.partition(), offset)));
       for (NodeBooking booking : bookings.values()) { // sorted by node, as the processor writes
-        sink.accept(Checkpoints.of(booking, at, cut));
+        sink.accept(Checkpoints.of(booking, at, cut).withOrder(runs.of(booking.node())));
       }
+      runs.clear();
     }
     next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
+    if (r.key() != null) {
+      runs.note(r.key(), r.topic());
+    }
     NodeEvent event;
     try {
       event = JsonCodec.decode(r.value(), NodeEvent.class);

@@ -2,7 +2,7 @@ package dev.kubeheadroom.bench;
 
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
-import dev.kubeheadroom.replay.DecisionLookback;
+import dev.kubeheadroom.replay.NodeLookback;
 import dev.kubeheadroom.replay.ReplayEngine;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
@@ -32,11 +32,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What reading a pod's last decision back from before a checkpoint costs ({@link
- * DecisionLookback}): a decisions topic shaped like a 5,000-node cluster's (six
+ * NodeLookback}): a decisions topic shaped like a 5,000-node cluster's (six
  * partitions, each node deciding every {@code minutes} on average, every record a real decision
  * of a 30-pod node from a replay of {@link AuditBench}'s history, renamed), then look-backs at a
  * cut in the middle and near the end: for a pod of the node's last decisions (found), and for a
- * uid no decision holds (the bound: 16 chunks of 256 records read).
+ * uid no decision holds (the whole partition read back, in windows doubling from 256 records).
  *
  * <pre>
  * java -Xmx3g -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.DecisionLookbackBench [nodes] [hours] [minutes]
@@ -72,11 +72,11 @@ public final class DecisionLookbackBench {
       for (Instant cut : List.of(start.plus(span.dividedBy(2)), start.plus(span).minus(Duration.ofMinutes(1)))) {
         for (int i = 0; i < 4; i++) {
           String node = node(random.nextInt(nodes));
-          lookBack(kafka.bootstrapServers(), topics, node, uid, cut, "found", DecisionLookback.consumerSettings());
-          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "bound",
-              DecisionLookback.consumerSettings());
+          lookBack(kafka.bootstrapServers(), topics, node, uid, cut, "found", NodeLookback.consumerSettings());
+          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "none",
+              NodeLookback.consumerSettings());
           // the client's default fetch.max.wait.ms (500 ms): what the setting saves near the log's end
-          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "bound, default wait", Map.of());
+          lookBack(kafka.bootstrapServers(), topics, node, "no-such-uid", cut, "none, default wait", Map.of());
         }
       }
     } finally {
@@ -126,13 +126,14 @@ public final class DecisionLookbackBench {
       Map<String, Object> settings) {
     long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
     long t = System.nanoTime();
-    DecisionLookback.Found found;
+    NodeLookback.Found<NodeDecision> found;
     try (var consumer = AuditBench.consumer(bootstrap, settings)) {
-      found = new DecisionLookback(consumer, Duration.ofSeconds(60)).find(topics.decisions(), node, Set.of(uid), cut);
+      found = new NodeLookback(consumer, Duration.ofSeconds(60)).decisions(topics.decisions(), node, Set.of(uid),
+          new NodeLookback.Start(cut, Map.of()));
     }
-    System.out.printf(Locale.ROOT, "  look-back (%s) %s before %s: %.3f s, %.3f CPU-s; %,d records in %d chunks,"
+    System.out.printf(Locale.ROOT, "  look-back (%s) %s before %s: %.3f s, %.3f CPU-s; %,d records in %d windows,"
             + " %s; load average %s%n", what, node, cut, (System.nanoTime() - t) / 1e9,
-        (ProcessCpu.nanos() - cpu) / 1e9, found.records(), found.chunks(),
+        (ProcessCpu.nanos() - cpu) / 1e9, found.records(), found.windows(),
         found.byPod().isEmpty() ? "none found" : "found the decision at " + found.byPod().values().iterator().next().at(),
         CheckpointAuditBench.loadAverage());
   }

@@ -156,9 +156,9 @@ class CheckpointFoldTest {
       }
     }
     assertThat(beforeConfirm.pods().get("uid-a").refusals()).isEqualTo(1);
-    // folding the same events without deciding: the same checkpoint, byte for byte (the cut is
-    // where the log was read to, not part of the booking: carried over)
-    assertThat(CheckpointCodec.encode(Checkpoints.of(folded, full.at()).withCut(full.cut())))
+    // folding the same events without deciding: the same checkpoint, byte for byte (the cut and
+    // the read order are how the log was read, not part of the booking: carried over)
+    assertThat(CheckpointCodec.encode(Checkpoints.of(folded, full.at()).withCut(full.cut()).withOrder(full.order())))
         .isEqualTo(CheckpointCodec.encode(full));
     assertThatThrownBy(() -> fold(log, p)).isInstanceOf(CheckpointFold.Refused.class);
   }

@@ -1,0 +1,267 @@
+package dev.kubeheadroom.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeheadroom.replay.Audit;
+import dev.kubeheadroom.replay.Explanation;
+import dev.kubeheadroom.replay.ReplayEngine;
+import dev.kubeheadroom.schemas.ClusterConfig;
+import dev.kubeheadroom.schemas.ContainerKind;
+import dev.kubeheadroom.schemas.ContainerSnapshot;
+import dev.kubeheadroom.schemas.HeadroomKeys;
+import dev.kubeheadroom.schemas.JsonCodec;
+import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeDecision;
+import dev.kubeheadroom.schemas.NodeSnapshot;
+import dev.kubeheadroom.schemas.OutcomeResult;
+import dev.kubeheadroom.schemas.PodChange;
+import dev.kubeheadroom.schemas.PodRemoved;
+import dev.kubeheadroom.schemas.PodSnapshot;
+import dev.kubeheadroom.schemas.ResizeOutcome;
+import dev.kubeheadroom.schemas.ResizeStatus;
+import dev.kubeheadroom.schemas.TopicBootstrap;
+import dev.kubeheadroom.schemas.TopicLayout;
+import dev.kubeheadroom.schemas.Topics;
+import dev.kubeheadroom.testkit.KafkaBroker;
+import dev.kubeheadroom.testkit.TestKafka;
+import dev.kubeheadroom.topology.TopologyListener;
+import dev.kubeheadroom.topology.TopologySettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import dev.kubeheadroom.cli.RecordedHistory.Raw;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.function.Supplier;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.constraints.LongRange;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * An answer started from a checkpoint is the whole log's replay's answer, field for field, at any
+ * moment: over a recorded history on a real broker (pods coming, changing and going on four
+ * nodes over two partitions, an actuator that applies most decisions and refuses some, with
+ * outcomes, the decisions topic holding the decisions taken, the checkpoints as each task writes
+ * them), for a random moment {@code audit --at} explains every pod on every node both ways:
+ * replayed from the last checkpoint with each pod's last decision and outcome read back from
+ * before it (AuditReplay.complete), and replayed from the log's beginning.
+ */
+class CheckpointAnswerPropertyTest {
+  private static final int PARTITIONS = 2;
+  /** A checkpoint boundary, three hours ago. */
+  private static final Instant T0 = Instant.now().minus(Duration.ofHours(3)).truncatedTo(ChronoUnit.HOURS);
+  private static final Duration SPAN = Duration.ofMinutes(100);
+  private static final List<String> NODES = List.of("n1", "n2", "n3", "n4");
+
+  /** An event made when it is due, from the cluster as it is then (a snapshot carries the current limits). */
+  private record Due(Instant at, long seq, Supplier<Raw> make) {}
+
+  /** The history, recorded once per JVM. */
+  private static final class Recorded {
+    static final Recorded HISTORY = new Recorded();
+    final KafkaBroker kafka = TestKafka.shared();
+    final Topics topics = new Topics(TestKafka.uniqueName("answers") + ".");
+
+    private Recorded() {
+      try (Admin admin = kafka.admin()) {
+        TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(PARTITIONS), Duration.ofSeconds(30));
+      }
+      List<NodeDecision> decisions = new ArrayList<>();
+      List<Raw> log = new Cluster(topics).run(decisions);
+      RecordedHistory.write(kafka, topics, PARTITIONS, T0, log, decisions);
+    }
+  }
+
+  /** A cluster with an actuator, run through the topology: the log it leaves and the decisions taken. */
+  private static final class Cluster {
+    final Topics topics;
+    final Random random = new Random(11);
+    final PriorityQueue<Due> queue = new PriorityQueue<>(Comparator.comparing(Due::at).thenComparingLong(Due::seq));
+    final Map<String, PodSnapshot> pods = new HashMap<>();
+    long seq;
+    int names;
+
+    Cluster(Topics topics) {
+      this.topics = topics;
+    }
+
+    void at(Instant at, Supplier<Raw> make) {
+      queue.add(new Due(at, seq++, make));
+    }
+
+    List<Raw> run(List<NodeDecision> decisions) {
+      at(T0, () -> new Raw(topics.config(), HeadroomKeys.CONFIG_NAME,
+          JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)), T0));
+      at(T0, () -> new Raw(topics.namespaces(), "team-a", JsonCodec.encode(
+          new NamespaceInfo("team-a", Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0)), T0));
+      for (String node : NODES) {
+        Instant at = T0.plusSeconds(30);
+        at(at, () -> node(node, 8000, at));
+      }
+      for (Instant at = T0.plusSeconds(40); at.isBefore(T0.plus(SPAN)); at = at.plusSeconds(20 + random.nextInt(100))) {
+        Instant when = at;
+        int kind = random.nextInt(10);
+        String node = NODES.get(random.nextInt(NODES.size()));
+        if (kind < 5) {
+          String name = "web-" + names++;
+          long request = 100 + 50L * random.nextInt(16);
+          at(when, () -> pod(new PodSnapshot("uid-" + name, "team-a", name, node, "Running", "Burstable", "1", 1,
+              null, 0, null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, request, 0,
+              false, false)), ResizeStatus.NONE), when));
+        } else if (kind < 8) {
+          long request = 100 + 50L * random.nextInt(16);
+          at(when, () -> changed(node, request, when));
+        } else if (kind < 9) {
+          at(when, () -> removed(node, when));
+        } else {
+          long allocatable = 6000 + 1000L * random.nextInt(4);
+          at(when, () -> node(node, allocatable, when));
+        }
+      }
+      List<Raw> log = new ArrayList<>();
+      try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, T0)) {
+        while (!queue.isEmpty()) {
+          Raw r = queue.poll().make().get();
+          if (r == null) {
+            continue;
+          }
+          log.add(r);
+          engine.pipeRaw(r.topic(), r.key(), r.value(), r.at());
+          for (NodeDecision d : engine.drainDecisions()) {
+            decisions.add(d);
+            d.changes().forEach(c -> actuate(d, c));
+          }
+        }
+      }
+      return log;
+    }
+
+    /** Most changes applied (an outcome, then the pod's snapshot with the limit), some refused. */
+    void actuate(NodeDecision d, PodChange c) {
+      boolean refused = random.nextInt(5) == 0;
+      Instant outcome = d.at().plusSeconds(2);
+      at(outcome, () -> {
+        PodSnapshot p = pods.get(c.uid());
+        return p == null ? null : new Raw(topics.outcomes(), d.node(), JsonCodec.encode(new ResizeOutcome(d.node(),
+            c.uid(), p.namespace(), p.name(), refused ? OutcomeResult.CONFLICT : OutcomeResult.APPLIED,
+            c.targetMilli(), outcome, refused ? "the pod changed" : "")), outcome);
+      });
+      if (!refused) {
+        Instant shown = d.at().plusSeconds(3);
+        at(shown, () -> {
+          PodSnapshot p = pods.get(c.uid());
+          if (p == null) {
+            return null;
+          }
+          Map<String, Long> limits = new HashMap<>();
+          c.containers().forEach(cc -> limits.put(cc.name(), cc.toMilli()));
+          return pod(with(p, p.containers().stream().map(k -> new ContainerSnapshot(k.name(), k.kind(),
+              k.cpuRequestMilli(), limits.getOrDefault(k.name(), k.cpuLimitMilli()), false, false)).toList()), shown);
+        });
+      }
+    }
+
+    Raw node(String node, long allocatable, Instant at) {
+      return new Raw(topics.nodes(), node, JsonCodec.encode(new NodeSnapshot(node, allocatable, "linux", false,
+          Map.of())), at);
+    }
+
+    Raw pod(PodSnapshot p, Instant at) {
+      pods.put(p.uid(), p);
+      return new Raw(topics.pods(), p.node(), JsonCodec.encode(p), at);
+    }
+
+    /** A pod of {@code node} with a new request (its limit kept), or nothing when it has none. */
+    Raw changed(String node, long request, Instant at) {
+      return onNode(node).map(p -> pod(with(p, p.containers().stream().map(k -> new ContainerSnapshot(k.name(),
+          k.kind(), request, k.cpuLimitMilli(), false, false)).toList()), at)).orElse(null);
+    }
+
+    Raw removed(String node, Instant at) {
+      return onNode(node).map(p -> {
+        pods.remove(p.uid());
+        return new Raw(topics.pods(), node, JsonCodec.encode(new PodRemoved(p.uid(), p.namespace(), p.name(), node)),
+            at);
+      }).orElse(null);
+    }
+
+    Optional<PodSnapshot> onNode(String node) {
+      List<PodSnapshot> on = pods.values().stream().filter(p -> p.node().equals(node))
+          .sorted(Comparator.comparing(PodSnapshot::uid)).toList();
+      return on.isEmpty() ? Optional.empty() : Optional.of(on.get(random.nextInt(on.size())));
+    }
+
+    static PodSnapshot with(PodSnapshot p, List<ContainerSnapshot> containers) {
+      return new PodSnapshot(p.uid(), p.namespace(), p.name(), p.node(), "Running", "Burstable",
+          p.resourceVersion() + "r", p.generation() + 1, null, 0, null, false, List.of(), containers,
+          ResizeStatus.NONE);
+    }
+  }
+
+  @Property(tries = 12, shrinking = ShrinkingMode.OFF)
+  void aCheckpointStartedAnswerIsTheWholeReplaysAnswer(
+      @ForAll @LongRange(min = 900, max = 6000) long secondsIn) {
+    Recorded h = Recorded.HISTORY;
+    Instant at = T0.plusSeconds(secondsIn);
+    try (KafkaConnection kafka = new KafkaConnection(h.kafka.bootstrapServers(), Map.of(), null)) {
+      Map<String, Explanation> fromCheckpoint = answers(kafka, h.topics, at, true);
+      Map<String, Explanation> whole = answers(kafka, h.topics, at, false);
+      assertThat(fromCheckpoint).isNotEmpty();
+      assertThat(fromCheckpoint.keySet()).isEqualTo(whole.keySet());
+      whole.forEach((pod, e) -> assertThat(fromCheckpoint.get(pod)).as("%s at %s", pod, at)
+          .usingRecursiveComparison().isEqualTo(e));
+    }
+  }
+
+  /**
+   * Late in the history, some pods' last decision and outcome are older than the checkpoint: read
+   * back, and still the whole replay's.
+   */
+  @Example
+  void answersLateInTheHistoryReadBackFromBeforeTheCheckpoint() {
+    Recorded h = Recorded.HISTORY;
+    Instant at = T0.plus(SPAN);
+    try (KafkaConnection kafka = new KafkaConnection(h.kafka.bootstrapServers(), Map.of(), null)) {
+      Map<String, Explanation> whole = answers(kafka, h.topics, at, false);
+      PrintWriter err = new PrintWriter(new StringWriter());
+      try (Audit audit = AuditReplay.replay(kafka, h.topics, at, true, err, Progress.of(err, "audit", false))) {
+        int recalled = 0;
+        for (String node : audit.nodes()) {
+          AuditReplay.complete(kafka, h.topics, audit, node, audit.booking(node).pods().keySet(), err);
+          for (String uid : audit.booking(node).pods().keySet()) {
+            assertThat(audit.explain(node, uid)).usingRecursiveComparison().isEqualTo(whole.get(uid));
+            recalled += audit.recalled(uid) ? 1 : 0;
+          }
+        }
+        assertThat(recalled).isPositive();
+      }
+    }
+  }
+
+  /** Every pod on every node at {@code at}, explained. */
+  private static Map<String, Explanation> answers(KafkaConnection kafka, Topics topics, Instant at, boolean fromCheckpoint) {
+    PrintWriter err = new PrintWriter(new StringWriter());
+    Map<String, Explanation> out = new HashMap<>();
+    try (Audit audit = AuditReplay.replay(kafka, topics, at, fromCheckpoint, err, Progress.of(err, "audit", false))) {
+      assertThat(audit.resumedFrom().isPresent()).isEqualTo(fromCheckpoint);
+      for (String node : audit.nodes()) {
+        AuditReplay.complete(kafka, topics, audit, node, audit.booking(node).pods().keySet(), err);
+        for (String uid : audit.booking(node).pods().keySet()) {
+          out.put(uid, audit.explain(node, uid));
+        }
+      }
+    }
+    return out;
+  }
+}
