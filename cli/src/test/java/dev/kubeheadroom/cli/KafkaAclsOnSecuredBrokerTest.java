@@ -31,22 +31,20 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KafkaAclsOnSecuredBrokerTest {
-  /**
-   * Granted the audit identity's ACLs but for the pods topic. (Not checkpoints: explain reads a
-   * checkpoints topic it may not read as one with no checkpoint, and replays from the start.)
-   */
+  /** Granted the audit identity's ACLs but for the pods topic. */
   private static final String WITHOUT_PODS = "headroom-audit-no-pods";
+  /** Granted the audit identity's ACLs but for the checkpoints topic: refused too, not a quiet full replay. */
+  private static final String WITHOUT_CHECKPOINTS = "headroom-audit-no-checkpoints";
 
   @TempDir static Path dir;
   private SecuredKafkaCluster cluster;
 
   @BeforeAll
   void aPipelineOnItsGrantsAlone() {
-    cluster = new SecuredKafkaCluster(dir, WITHOUT_PODS);
+    cluster = new SecuredKafkaCluster(dir, WITHOUT_PODS, WITHOUT_CHECKPOINTS);
     cluster.grantTheTable();
-    String pods = cluster.names.topics().pods();
-    cluster.grant(KafkaAcls.bindings(Identity.AUDIT, "User:" + WITHOUT_PODS, cluster.names, true).stream()
-        .filter(b -> !b.pattern().name().equals(pods)).toList());
+    grantAuditBut(WITHOUT_PODS, cluster.names.topics().pods());
+    grantAuditBut(WITHOUT_CHECKPOINTS, cluster.names.topics().checkpoints());
     cluster.seedCluster();
     String kubeconfig = cluster.kubeconfig().toString();
     // Ingest first: it creates the topics (its --topic-create grant); the others find them.
@@ -58,6 +56,11 @@ class KafkaAclsOnSecuredBrokerTest {
     cluster.awaitReady("topology", topology);
     cluster.awaitReady("actuator", actuator);
     cluster.awaitReady("webhook", webhook);
+  }
+
+  private void grantAuditBut(String user, String topic) {
+    cluster.grant(KafkaAcls.bindings(Identity.AUDIT, "User:" + user, cluster.names, true).stream()
+        .filter(b -> !b.pattern().name().equals(topic)).toList());
   }
 
   @AfterAll
@@ -92,7 +95,7 @@ class KafkaAclsOnSecuredBrokerTest {
   void noClientOfAnyIdentityWasRefusedAnything() {
     List<Decision> refused = RecordingAuthorizer.decisions().stream()
         .filter(d -> !d.allowed() && d.audited() && d.principal().startsWith("User:headroom-")
-            && !d.principal().equals("User:" + WITHOUT_PODS))
+            && !d.principal().equals("User:" + WITHOUT_PODS) && !d.principal().equals("User:" + WITHOUT_CHECKPOINTS))
         .toList();
     assertThat(refused).as("authorizations refused to a Headroom identity").isEmpty();
   }
@@ -124,14 +127,24 @@ class KafkaAclsOnSecuredBrokerTest {
   @Test
   @Order(5)
   void anIdentityWithoutOneGrantIsRefused() {
-    CliRun explain = cli(WITHOUT_PODS, "explain", "team-a/web-1");
+    assertRefused(WITHOUT_PODS, cluster.names.topics().pods());
+  }
+
+  @Test
+  @Order(6)
+  void anIdentityWithoutCheckpointsIsRefusedNotQuietlySentToAFullReplay() {
+    assertRefused(WITHOUT_CHECKPOINTS, cluster.names.topics().checkpoints());
+  }
+
+  private void assertRefused(String user, String topic) {
+    CliRun explain = cli(user, "explain", "team-a/web-1");
     assertThat(explain.exitCode()).as(explain.stdout() + explain.stderr()).isEqualTo(ExitCodes.USAGE);
     assertThat(explain.stderr().strip()).as("one line naming the refusal and the fix").doesNotContain("\n")
-        .contains("Kafka refused this identity", "headroom.pods", "docs/running-beside-kafka.md");
+        .contains("Kafka refused this identity", topic, "docs/running-beside-kafka.md");
     assertThat(RecordingAuthorizer.decisions()).anySatisfy(d -> {
-      assertThat(d.principal()).isEqualTo("User:" + WITHOUT_PODS);
+      assertThat(d.principal()).isEqualTo("User:" + user);
       assertThat(d.allowed()).isFalse();
-      assertThat(d.name()).isEqualTo(cluster.names.topics().pods());
+      assertThat(d.name()).isEqualTo(topic);
     });
   }
 

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 
@@ -118,6 +119,8 @@ public final class CheckpointReader {
         infos.forEach(p -> out.add(new TopicPartition(p.topic(), p.partition())));
       }
       return out;
+    } catch (AuthorizationException e) {
+      throw e; // a missing grant is the operator's to fix, not a reason to replay the whole log
     } catch (KafkaException e) {
       return List.of();
     }
