@@ -8,10 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Which subcommands a command line builds in full. Picocli builds a subcommand by reflecting on
- * its options and creating its objects (mixins, their defaults, the loggers their classes hold):
- * done for every subcommand, that was most of a short command's start-up, and loaded Kafka,
- * fabric8 and Logback for {@code --help}. A process builds only the subcommands its arguments
- * name; every other one is a stub with the name and description the usage lists.
+ * its options and creating its objects (mixins, their defaults, the loggers their classes hold);
+ * for every subcommand, that is most of a short command's start-up and loads Kafka, fabric8 and
+ * Logback for {@code --help}. A process builds only the subcommands its arguments name; every
+ * other one is a stub with the name and description the usage lists.
  */
 public sealed interface Subcommands {
   /** Every subcommand in full: what tests and anything walking the tree get. */
