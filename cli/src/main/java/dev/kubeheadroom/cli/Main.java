@@ -1,6 +1,7 @@
 package dev.kubeheadroom.cli;
 
 import java.io.InputStream;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,10 +14,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Sets each container's CPU limit from how booked its node is.",
-    subcommands = {CommandLine.HelpCommand.class, PolicyCommand.class, SimulateCommand.class,
-      RunCommand.class, IngestCommand.class, TopologyCommand.class, ActuatorCommand.class,
-      WebhookCommand.class, AuditCommand.class,
-      ExplainCommand.class, PreflightCommand.class, CompletionCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:done; nothing blocks",
@@ -25,11 +22,16 @@ import picocli.CommandLine.Command;
       "3:blocked: a preflight check failed, or audit --verify found a decision that does not re-derive",
       "4:unavailable: Kafka, the API server or Prometheus did not answer"})
 public final class Main implements Runnable {
+  /** The subcommands, in the order the usage lists them (added in code: {@link Subcommands}). */
+  static final List<Class<?>> SUBCOMMANDS = List.of(CommandLine.HelpCommand.class,
+      PolicyCommand.class, SimulateCommand.class, RunCommand.class, IngestCommand.class,
+      TopologyCommand.class, ActuatorCommand.class, WebhookCommand.class, AuditCommand.class,
+      ExplainCommand.class, PreflightCommand.class, CompletionCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(System.in, LocalKafka.NONE, Subcommands.namedIn(args)).execute(args));
   }
 
   /** The configured command line; tests run subcommands through this too. */
@@ -47,6 +49,11 @@ public final class Main implements Runnable {
 
   /** As above, a command given no {@code --kafka-bootstrap-servers} using {@code local}'s broker. */
   public static CommandLine commandLine(InputStream stdin, LocalKafka local) {
+    return commandLine(stdin, local, Subcommands.ALL);
+  }
+
+  /** As above, building in full only the subcommands {@code built} says (a process: those it runs). */
+  public static CommandLine commandLine(InputStream stdin, LocalKafka local, Subcommands built) {
     CommandLine.IFactory defaults = CommandLine.defaultFactory();
     CommandLine.IFactory factory =
         new CommandLine.IFactory() {
@@ -65,6 +72,7 @@ public final class Main implements Runnable {
           }
         };
     CommandLine cli = new CommandLine(new Main(), factory);
+    SUBCOMMANDS.forEach(type -> built.add(cli, type));
     cli.setExecutionExceptionHandler(new UserErrors());
     return cli;
   }

@@ -1,6 +1,7 @@
 package dev.kubeheadroom.launcher;
 
 import dev.kubeheadroom.cli.Main;
+import dev.kubeheadroom.cli.Subcommands;
 import java.io.InputStream;
 import picocli.CommandLine;
 
@@ -13,7 +14,7 @@ public final class Launcher {
   private Launcher() {}
 
   public static void main(String[] args) {
-    System.exit(commandLine(System.in).execute(args));
+    System.exit(commandLine(System.in, Subcommands.namedIn(args)).execute(args));
   }
 
   /** The full command line; tests run subcommands through this too. */
@@ -23,6 +24,13 @@ public final class Launcher {
 
   /** The full command line with {@code stdin} as the standard input of the subcommands that read it. */
   public static CommandLine commandLine(InputStream stdin) {
-    return Main.commandLine(stdin, new EmbeddedBroker()).addSubcommand(new DemoCommand());
+    return commandLine(stdin, Subcommands.ALL);
+  }
+
+  /** As above, building in full only the subcommands {@code built} says. */
+  static CommandLine commandLine(InputStream stdin, Subcommands built) {
+    CommandLine cli = Main.commandLine(stdin, new EmbeddedBroker(), built);
+    built.add(cli, DemoCommand.class);
+    return cli;
   }
 }
