@@ -51,8 +51,9 @@ final class Crds {
   private static void establish(RealControlPlane api, CustomResourceDefinition crd) {
     var crds = api.client().apiextensions().v1().customResourceDefinitions();
     crds.resource(crd).serverSideApply();
+    // A CRD's first status can come before its conditions: no list yet is "not established yet".
     crds.withName(crd.getMetadata().getName()).waitUntilCondition(c -> c.getStatus() != null
-        && c.getStatus().getConditions().stream()
+        && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
             .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 30, TimeUnit.SECONDS);
   }
 }
