@@ -287,6 +287,7 @@ final class FaultSuite implements AutoCloseable {
       } finally {
         churn.close();
       }
+      progress(mode + ": " + fault + " healed at " + healed.at() + ", measuring"); // a timeline for the stages' logs
       row = measure.row(fault, mode, window, healed);
     } catch (RuntimeException | AssertionError e) {
       // a scenario that could not be played is a row too: the next ones still run
