@@ -9,7 +9,6 @@ import dev.kubeheadroom.schemas.ClusterConfig;
 import dev.kubeheadroom.schemas.ClusterStateReader;
 import dev.kubeheadroom.schemas.NamespaceInfo;
 import dev.kubeheadroom.schemas.OutcomeResult;
-import dev.kubeheadroom.schemas.ResizeOutcome;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +16,6 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,7 +24,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -51,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * re-read change whose pod is already at its target is not patched again). Transient API failures
  * are retried per {@link RetryPolicy} without blocking the loop; that is the only retry layer
  * ({@link ActuatorClient}: each call is one HTTP request). While Kafka does not answer, nothing is
- * tried and the stage is not ready ({@link KafkaPresence}); it never exits for that.
+ * tried and the stage is not ready ({@link KafkaPresence}); while the API server does not answer,
+ * likewise, but for one change per look ({@link ApiPresence}); it never exits for either.
  */
 public final class Actuator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Actuator.class);
@@ -79,6 +77,7 @@ public final class Actuator implements AutoCloseable {
   private volatile boolean ready;
   private volatile Throwable failure;
   private final KafkaPresence kafka;
+  private final ApiPresence api;
   private long lastPrune;
 
   private Actuator(ActuatorSettings settings, Config kubeConfig, MeterRegistry registry,
@@ -100,6 +99,7 @@ public final class Actuator implements AutoCloseable {
     this.consumer = new KafkaConsumer<>(settings.decisionsConsumer(), new StringDeserializer(),
         new ByteArrayDeserializer());
     this.kafka = new KafkaPresence(ticker, consumer);
+    this.api = new ApiPresence(ticker, settings.retry().maxServerDelay());
     this.budget = new RateBudget(cluster.state().config().rateLimits(), ticker);
     this.loop = new Thread(this::run, "headroom-actuator");
   }
@@ -124,10 +124,11 @@ public final class Actuator implements AutoCloseable {
 
   /**
    * For probes: the config is read, the group assigned partitions once, nothing has failed, and
-   * Kafka answers (while it does not, the actuator waits for it: not ready, not failed).
+   * Kafka and the API server answer (while one does not, the actuator waits for it: not ready, not
+   * failed).
    */
   public boolean ready() {
-    return ready && running && failure == null && kafka.answers();
+    return ready && running && failure == null && kafka.answers() && api.answers();
   }
 
   /** What stopped the loop, if it failed. */
@@ -165,7 +166,8 @@ public final class Actuator implements AutoCloseable {
     try {
       ClusterConfig seen = loadConfig();
       budget.update(seen.rateLimits());
-      GroupShare.subscribe(consumer, settings.topics().decisions(), new Rebalance(), budget);
+      GroupShare.subscribe(consumer, settings.topics().decisions(),
+          new DecisionsRebalance(consumer, coalescer, publisher, this::commit, () -> ready = true), budget);
       LOG.info("Actuator started: group {}, decisions from {}, dryRun {}, rate limits {} (shared by the group)",
           settings.groupId(), settings.topics().decisions(), seen.dryRun(), seen.rateLimits());
       while (running) {
@@ -246,6 +248,9 @@ public final class Actuator implements AutoCloseable {
   /** Poll at once when work is ready, else until the next retry or a token is due (none before the global bucket's floor). */
   private Duration pollTimeout() {
     long now = ticker.getAsLong();
+    if (!api.mayTry()) {
+      return Duration.ofNanos(Math.min(api.lookAgainAt() - now, IDLE_POLL.toNanos()));
+    }
     long floor = budget.nanosUntilGlobal(cluster.state().config().dryRun() || coalescer.anyDryRun() ? DRY_RUN_REQUESTS : LIVE_REQUESTS);
     long wait = coalescer.leastReady(now, IDLE_POLL.toNanos(), floor,
         work -> budget.nanosUntilAvailable(work.node(), cost(governed(work))));
@@ -257,8 +262,11 @@ public final class Actuator implements AutoCloseable {
   private void round() {
     long started = ticker.getAsLong();
     List<PodWork> handled = new ArrayList<>();
+    if (!api.answers() && coalescer.pendingCount() == 0) {
+      api.nothingWaits();
+    }
     coalescer.visitReady(started, queued -> {
-      if (!running || ticker.getAsLong() - started > ROUND.toNanos()) {
+      if (!running || ticker.getAsLong() - started > ROUND.toNanos() || !api.mayTry()) {
         return false;
       }
       PodWork work = governed(queued);
@@ -321,6 +329,12 @@ public final class Actuator implements AutoCloseable {
       patchSent = attempt.patchSent();
       status = attempt.status();
     }
+    if (verdict instanceof Verdict.Transient t && !patchSent) { // the read went unanswered: not a try
+      api.unanswered(t);
+      coalescer.postpone(queued, api.lookAgainAt());
+      return false;
+    }
+    api.answered();
     int tries = work.attempt() + 1;
     OutcomeResult result;
     String message;
@@ -366,33 +380,6 @@ public final class Actuator implements AutoCloseable {
     if (now - lastPrune > Duration.ofSeconds(10).toNanos()) {
       budget.forgetIdleNodes();
       lastPrune = now;
-    }
-  }
-
-  /** Commits what is handled before a partition leaves; drops its pending changes. */
-  private final class Rebalance implements ConsumerRebalanceListener {
-    @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-      try {
-        if (publisher.flush().isEmpty()) {
-          commit(coalescer.committable(partitions));
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("Could not commit revoked partitions {}: {}", partitions, e.getMessage());
-      }
-      coalescer.revoke(partitions);
-    }
-
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-      LOG.info("Assigned decisions partitions {}", partitions);
-      StartPositions.commit(consumer, partitions); // a new group's "latest" is fixed now, before ready
-      ready = true; // (also after an empty assignment: a spare replica is ready too)
-    }
-
-    @Override
-    public void onPartitionsLost(Collection<TopicPartition> partitions) {
-      coalescer.revoke(partitions);
     }
   }
 }

@@ -6,7 +6,8 @@ import java.time.Duration;
  * How often a try that met a transient failure (5xx, 429, no answer) is repeated: at most
  * {@code maxAttempts} tries in all, waiting {@code baseDelay × 2^(n−1)} after the n-th, or longer
  * when the server asked for it ({@code Retry-After}, or a Status's {@code retryAfterSeconds}), up
- * to {@code maxServerDelay}. This is the actuator's only retry layer ({@link ActuatorClient}).
+ * to {@code maxServerDelay}. This is the actuator's only retry layer ({@link ActuatorClient}); a
+ * try whose read of the pod went unanswered is not counted ({@link ApiPresence} holds the change).
  */
 public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxServerDelay) {
   /** Cap on a server-asked wait: a change waiting longer is usually superseded anyway. */

@@ -44,6 +44,8 @@ final class FaultSuite implements AutoCloseable {
   private final Duration churnPeriod;
   private final List<FaultRow> rows = new ArrayList<>();
   private final java.util.function.Consumer<FaultRow> onRow;
+  /** Which scenarios are played, by their fault's name: all unless {@link #only} narrows them. */
+  private java.util.function.Predicate<String> selected = fault -> true;
   /** The HeadroomConfig's {@code backoffPeriod}: the sample's 60 s unless {@link #backoffPeriod} set it. */
   private Duration backoff = Duration.ofSeconds(60);
 
@@ -77,8 +79,8 @@ final class FaultSuite implements AutoCloseable {
   }
 
   /** The broker stopped (SIGTERM) for {@code outage} while the tenants keep changing pods. */
-  FaultRow kafkaOutage(Duration outage) {
-    return scenario("Kafka down " + human(outage), FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void kafkaOutage(Duration outage) {
+    scenario("Kafka down " + human(outage), w -> {
       broker.stop();
       InstalledTier.sleep(outage);
       broker.restart();
@@ -90,8 +92,8 @@ final class FaultSuite implements AutoCloseable {
    * The API server unreachable for {@code outage}: every request answered 503 and every open watch
    * dropped (the double cannot refuse connections and keep its store), tenants included.
    */
-  FaultRow apiOutage(Duration outage) {
-    return scenario("API server down " + human(outage), FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void apiOutage(Duration outage) {
+    scenario("API server down " + human(outage), w -> {
       FaultInjector.Rule down = cluster.api().faults().always(RequestMatcher.any(),
           new Fault.Respond(503, "ServiceUnavailable", "the API server is down (injected)"));
       cluster.api().dropWatches();
@@ -102,8 +104,8 @@ final class FaultSuite implements AutoCloseable {
   }
 
   /** kill -9 of every replica whose pod name contains {@code stage}, started again at once. */
-  FaultRow kill(String label, List<String> podNames) {
-    return scenario("kill -9 " + label, FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void kill(String label, List<String> podNames) {
+    scenario("kill -9 " + label, w -> {
       List<StageProcess> killed = new ArrayList<>();
       for (String pod : podNames) {
         keeper.planned(pod);
@@ -127,8 +129,8 @@ final class FaultSuite implements AutoCloseable {
    * the replicas {@code last} names only once the topology has decided something since the kill
    * (decisions wait in Kafka for the actuator). The tenants keep going until the last is back.
    */
-  FaultRow killEveryStage(List<String> podNames, java.util.function.Predicate<String> last) {
-    return scenario("kill -9 every stage", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void killEveryStage(List<String> podNames, java.util.function.Predicate<String> last) {
+    scenario("kill -9 every stage", w -> {
       List<StageProcess> killed = new ArrayList<>();
       for (String pod : podNames) {
         keeper.planned(pod);
@@ -148,8 +150,8 @@ final class FaultSuite implements AutoCloseable {
   }
 
   /** kill -9 of the broker mid-stream, started again on its data 3 s later. */
-  FaultRow killBroker() {
-    return killBroker(Duration.ofSeconds(3), "kill -9 broker");
+  void killBroker() {
+    killBroker(Duration.ofSeconds(3), "kill -9 broker");
   }
 
   /**
@@ -157,8 +159,8 @@ final class FaultSuite implements AutoCloseable {
    * stages run on and the tenants keep changing pods (ingest buffers them): the small suite's one
    * broker row, an unclean stop and an outage at once.
    */
-  FaultRow killBroker(Duration down, String label) {
-    return scenario(label, FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void killBroker(Duration down, String label) {
+    scenario(label, w -> {
       broker.kill9();
       InstalledTier.sleep(down);
       broker.restart();
@@ -172,8 +174,8 @@ final class FaultSuite implements AutoCloseable {
    * topology's {@code cpu-out-of-range}), one such container alone, a limit of that size on a
    * 1-core request, and a 1-nanocore request.
    */
-  FaultRow hostilePods() {
-    return scenario("hostile pods (absurd CPU quantities)", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void hostilePods() {
+    scenario("hostile pods (absurd CPU quantities)", w -> {
       List<Pod> hostile = List.of(
           pod("h-two", List.of(ABSURD_CPU, ABSURD_CPU), null),
           pod("h-one", List.of(ABSURD_CPU), null),
@@ -199,10 +201,9 @@ final class FaultSuite implements AutoCloseable {
    * {@code window} after its first try: its retries must back off (RefusalBackoff, at most 8
    * patches an hour).
    */
-  FaultRow persistentRefusal(Duration window) {
+  void persistentRefusal(Duration window) {
     String name = "r" + rows.size();
-    return scenario("every resize of a pod refused (422) for " + human(window),
-        FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+    scenario("every resize of a pod refused (422) for " + human(window), w -> {
           FaultInjector.Rule refuse = cluster.api().faults().always(RequestMatcher.resizeOf(NS, name),
               Fault.invalid("spec.containers[0].resources.limits: Invalid value: refused by the fault suite"));
           Instant from = Instant.now();
@@ -245,8 +246,8 @@ final class FaultSuite implements AutoCloseable {
    * back to a backlog of enforcing decisions: none may be applied (DecisionGate). Then enforce
    * again: the limits converge.
    */
-  FaultRow dryRunFlippedWithABacklog(String actuatorPod) {
-    return scenario("dryRun flipped on over a backlog", FaultMeasure.Window.start(measure, churn, churnPeriod), w -> {
+  void dryRunFlippedWithABacklog(String actuatorPod) {
+    scenario("dryRun flipped on over a backlog", w -> {
       keeper.planned(actuatorPod);
       StageProcess actuator = installation.process(actuatorPod);
       actuator.kill9();
@@ -267,17 +268,26 @@ final class FaultSuite implements AutoCloseable {
     });
   }
 
-  private FaultRow scenario(String fault, FaultMeasure.Window window, java.util.function.Function<
-      FaultMeasure.Window, FaultMeasure.Healed> body) {
+  /**
+   * Plays one scenario unless {@link #only} leaves it out: its window started (the tenants at
+   * work), the fault injected and healed by {@code body}, then measured into a row.
+   */
+  private void scenario(String fault, java.util.function.Function<FaultMeasure.Window, FaultMeasure.Healed> body) {
+    if (!selected.test(fault)) {
+      progress(mode + ": " + fault + " (not selected)");
+      return;
+    }
     progress(mode + ": " + fault);
     FaultRow row;
     try {
+      FaultMeasure.Window window = FaultMeasure.Window.start(measure, churn, churnPeriod);
       FaultMeasure.Healed healed;
       try {
         healed = body.apply(window);
       } finally {
         churn.close();
       }
+      progress(mode + ": " + fault + " healed at " + healed.at() + ", measuring"); // a timeline for the stages' logs
       row = measure.row(fault, mode, window, healed);
     } catch (RuntimeException | AssertionError e) {
       // a scenario that could not be played is a row too: the next ones still run
@@ -289,7 +299,6 @@ final class FaultSuite implements AutoCloseable {
         + (row.notes().isEmpty() ? "" : " notes: " + row.notes()));
     rows.add(row);
     onRow.accept(row);
-    return row;
   }
 
   /** To the test output, and to {@link #PROGRESS} as it happens (surefire shows output at the end). */
@@ -308,7 +317,7 @@ final class FaultSuite implements AutoCloseable {
   /**
    * Sets the HeadroomConfig's {@code backoffPeriod} (the first wait after a refused resize, the
    * age at which an unconfirmed patch is presumed lost): a short one keeps the small suite's
-   * recovery from an API outage, whose 503s are refusals, within seconds.
+   * refusal row within seconds.
    */
   FaultSuite backoffPeriod(Duration period) {
     cluster.admin().genericKubernetesResources(dev.kubeheadroom.kubedouble.ApiServerDouble.HEADROOM_CONFIG)
@@ -316,6 +325,12 @@ final class FaultSuite implements AutoCloseable {
             io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
             "{\"spec\":{\"backoffPeriod\":\"" + period.toSeconds() + "s\"}}");
     backoff = period;
+    return this;
+  }
+
+  /** Plays only the scenarios whose fault's name {@code faults} accepts (the others are logged as not selected). */
+  FaultSuite only(java.util.function.Predicate<String> faults) {
+    selected = faults;
     return this;
   }
 
