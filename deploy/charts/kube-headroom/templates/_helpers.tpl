@@ -107,6 +107,7 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- define "kube-headroom.webhookCertPath" -}}/tmp/k8s-webhook-server/serving-certs{{- end }}
 {{- define "kube-headroom.stateDir" -}}/var/lib/headroom/state{{- end }}
 {{- define "kube-headroom.kafkaPropsDir" -}}/etc/headroom/kafka{{- end }}
+{{- define "kube-headroom.auditKafkaPropsDir" -}}/etc/headroom/audit-kafka{{- end }}
 
 {{/* Configuration errors the chart can catch before anything reaches the cluster. */}}
 {{- define "kube-headroom.validate" -}}
@@ -130,6 +131,9 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- if not (regexMatch "^[a-zA-Z0-9._-]+$" $id) }}
 {{- fail (printf "%s may only contain letters, digits, '.', '_' and '-': %q" $what $id) }}
 {{- end }}
+{{- end }}
+{{- if and .Values.kafka.auditClientProperties.secretName .Values.kafka.envFromSecret }}
+{{- fail "kafka.auditClientProperties cannot be combined with kafka.envFromSecret: its HEADROOM_KAFKA_* variables would override the audit identity's login" }}
 {{- end }}
 {{- if lt (int .Values.kafka.topics.partitions) 1 }}
 {{- fail "kafka.topics.partitions must be at least 1" }}
@@ -242,6 +246,11 @@ containers:
           fieldRef:
             fieldPath: status.podIP
       {{- end }}
+      {{- if and (has .component (list "actuator" "all-in-one")) $v.kafka.auditClientProperties.secretName }}
+      {{- /* kubectl headroom audit/explain log in with this file instead of the actuator's */}}
+      - name: HEADROOM_AUDIT_KAFKA_CLIENT_PROPERTIES
+        value: {{ include "kube-headroom.auditKafkaPropsDir" $root }}/{{ $v.kafka.auditClientProperties.key }}
+      {{- end }}
       {{- if has .component (list "actuator" "all-in-one") }}
       {{- /* kubectl headroom explain runs in this pod: it asks the topology's bookings Service first */}}
       - name: HEADROOM_LIVE_URL
@@ -316,6 +325,11 @@ containers:
         mountPath: {{ include "kube-headroom.kafkaPropsDir" $root }}
         readOnly: true
       {{- end }}
+      {{- if and (has .component (list "actuator" "all-in-one")) $v.kafka.auditClientProperties.secretName }}
+      - name: audit-kafka-client
+        mountPath: {{ include "kube-headroom.auditKafkaPropsDir" $root }}
+        readOnly: true
+      {{- end }}
       {{- if $v.metrics.certManagerTLS }}
       - name: metrics-certs
         mountPath: {{ include "kube-headroom.metricsCertPath" $root }}
@@ -339,6 +353,11 @@ volumes:
   - name: kafka-client
     secret:
       secretName: {{ $v.kafka.clientProperties.secretName }}
+  {{- end }}
+  {{- if and (has .component (list "actuator" "all-in-one")) $v.kafka.auditClientProperties.secretName }}
+  - name: audit-kafka-client
+    secret:
+      secretName: {{ $v.kafka.auditClientProperties.secretName }}
   {{- end }}
   {{- if $v.metrics.certManagerTLS }}
   - name: metrics-certs

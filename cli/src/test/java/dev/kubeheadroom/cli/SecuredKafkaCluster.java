@@ -38,7 +38,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AclBinding;
 
 /**
- * A least-privilege installation in one JVM: a SASL broker whose authorizer allows nothing
+ * A least-privilege installation in one JVM: a SASL_SSL broker (SCRAM-SHA-512, a self-signed
+ * certificate that each identity's properties file trusts) whose authorizer allows nothing
  * unless an ACL says so ({@link RecordingAuthorizer}, noting every decision), each Headroom
  * identity a principal of its own granted exactly {@link KafkaAcls}, the API double with a
  * kubelet, and each stage run as its real command ({@code headroom ingest ...}) on a thread of

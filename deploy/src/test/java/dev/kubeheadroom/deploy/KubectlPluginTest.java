@@ -32,7 +32,8 @@ class KubectlPluginTest {
         *" get deployment/kube-headroom-actuator --output name "*) [[ -z "$AIO" ]] || exit 1; echo x ;;
         *" get deployment/kube-headroom-all-in-one --output name "*) [[ -n "$AIO" ]] || exit 1; echo x ;;
         *go-template*) printf '%s\\n' actuator --kafka-bootstrap-servers=kafka:9092 --topic-prefix=eu. \\
-            --kafka-client-properties=/etc/headroom/kafka/client.properties --actuator-group-id=g ;;
+            --kafka-client-properties=/etc/headroom/kafka/client.properties --actuator-group-id=g
+          [[ -z "$AUDIT_PROPERTIES" ]] || echo "HEADROOM_AUDIT_KAFKA_CLIENT_PROPERTIES=$AUDIT_PROPERTIES" ;;
         *" exec "*) echo "EXEC $*" ;;
         *) exit 1 ;;
       esac
@@ -68,6 +69,20 @@ class KubectlPluginTest {
 
     assertThat(r.out()).contains("--topic-prefix us.").doesNotContain("--topic-prefix=eu.")
         .contains("--kafka-bootstrap-servers=kafka:9092");
+  }
+
+  @Test
+  void theChartsAuditIdentityReplacesTheActuatorsLogin() throws Exception {
+    Run r = plugin(Map.of("AUDIT_PROPERTIES", "/etc/headroom/audit-kafka/client.properties"),
+        "audit", "--at", "2026-03-01T12:00:00Z", "--node", "n1");
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("--kafka-client-properties=/etc/headroom/audit-kafka/client.properties")
+        .doesNotContain("/etc/headroom/kafka/client.properties").contains("--kafka-bootstrap-servers=kafka:9092");
+    // a properties file the user gives still wins
+    Run own = plugin(Map.of("AUDIT_PROPERTIES", "/etc/headroom/audit-kafka/client.properties"),
+        "explain", "a/b", "--kafka-client-properties", "/tmp/mine.properties");
+    assertThat(own.out()).doesNotContain("audit-kafka").contains("--kafka-client-properties /tmp/mine.properties");
   }
 
   @Test

@@ -44,6 +44,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   static final int INTERNAL_TOPIC_PARTITIONS = 5;
 
   private static final String LOG_DIR = "kraft-logs";
+  private static final String TLS_DIR = "tls";
   private static final int NODE_ID = 1;
   private static final int PORT_ATTEMPTS = 3;
 
@@ -75,6 +76,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KafkaRaftServer server;
   private final DataDirLock lock;
   private final Duration startupTime;
+  private final BrokerTls tls;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EmbeddedKafka(
@@ -84,7 +86,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       int port,
       KafkaRaftServer server,
       DataDirLock lock,
-      Duration startupTime) {
+      Duration startupTime,
+      BrokerTls tls) {
     this.config = config;
     this.clusterId = clusterId;
     this.formatted = formatted;
@@ -92,6 +95,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     this.server = server;
     this.lock = lock;
     this.startupTime = startupTime;
+    this.tls = tls;
   }
 
   /** Starts a broker on a free port, keeping its state in {@code dataDir}. */
@@ -117,11 +121,12 @@ public final class EmbeddedKafka implements AutoCloseable {
       String existing = KraftStorage.clusterId(logDir);
       boolean format = existing == null;
       String clusterId = format ? Uuid.randomUuid().toString() : existing;
+      BrokerTls tls = config.sasl() == null ? null : BrokerTls.generate(dataDir.resolve(TLS_DIR));
       for (int attempt = 1; ; attempt++) {
         BrokerPorts ports = BrokerPorts.choose(config.port());
         Properties props = brokerProperties(logDir, ports.broker(), ports.controller());
         if (config.sasl() != null) {
-          config.sasl().secure(props, ports.broker(), ports.controller());
+          config.sasl().secure(props, ports.broker(), ports.controller(), tls);
         }
         config.brokerOverrides().forEach(props::setProperty);
         KafkaConfig kafkaConfig;
@@ -131,7 +136,8 @@ public final class EmbeddedKafka implements AutoCloseable {
           throw new EmbeddedKafkaException("invalid broker configuration: " + e.getMessage(), e);
         }
         if (format) {
-          KraftStorage.format(dataDir, clusterId, props);
+          KraftStorage.format(dataDir, clusterId, props,
+              config.sasl() == null ? List.of() : config.sasl().formatArguments());
           format = false;
         }
         KafkaRaftServer server;
@@ -161,7 +167,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             ports.broker(), clusterId, existing == null ? "formatted" : "reused", dataDir,
             took.toMillis());
         return new EmbeddedKafka(
-            config, clusterId, existing == null, ports.broker(), server, lock, took);
+            config, clusterId, existing == null, ports.broker(), server, lock, took, tls);
       }
     } catch (RuntimeException e) {
       lock.release();
@@ -201,7 +207,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   public Admin admin() {
     Map<String, Object> admin = new HashMap<>();
     if (config.sasl() != null) {
-      admin.putAll(config.sasl().clientProperties(config.sasl().superUser()));
+      admin.putAll(clientProperties(config.sasl().superUser()));
     }
     admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     return Admin.create(admin);
@@ -209,10 +215,16 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /**
    * The client properties (besides {@code bootstrap.servers}) that log in as {@code user} on a
-   * secured broker; empty on a plaintext one.
+   * secured broker (SASL_SSL, SCRAM-SHA-512, a trust store file holding the broker's certificate);
+   * empty on a plaintext one.
    */
   public Map<String, String> clientProperties(String user) {
-    return config.sasl() == null ? Map.of() : config.sasl().clientProperties(user);
+    if (config.sasl() == null) {
+      return Map.of();
+    }
+    Map<String, String> client = new HashMap<>(config.sasl().clientLogin(user));
+    client.putAll(tls.clientProperties());
+    return Map.copyOf(client);
   }
 
   /**

@@ -10,7 +10,7 @@ import java.util.TreeMap;
  *
  * @param dataDir where the broker keeps its logs and metadata; created if absent, reused (same
  *     cluster id, same records) on the next start
- * @param port the client (PLAINTEXT) port on 127.0.0.1; {@code 0} picks a free one
+ * @param port the client port on 127.0.0.1 (PLAINTEXT, or SASL_SSL with {@link #sasl}); {@code 0} picks a free one
  * @param brokerOverrides extra or replacement broker properties (for example {@code
  *     log.retention.hours}); applied last, so they win over the defaults in {@link
  *     EmbeddedKafka#brokerProperties}. Listener and quorum settings are owned by {@link
@@ -57,7 +57,7 @@ public record EmbeddedKafkaConfig(
     return new EmbeddedKafkaConfig(dataDir, port, brokerOverrides, value, sasl);
   }
 
-  /** A secured broker: these users log in with SASL/PLAIN and may do what ACLs grant them. */
+  /** A secured broker: these users log in with SCRAM-SHA-512 over SASL_SSL and may do what ACLs grant them. */
   public EmbeddedKafkaConfig withSasl(SaslUsers users) {
     return new EmbeddedKafkaConfig(dataDir, port, brokerOverrides, quietLogs, users);
   }

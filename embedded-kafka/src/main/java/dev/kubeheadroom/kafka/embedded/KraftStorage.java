@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import kafka.tools.StorageTool;
 import org.slf4j.Logger;
@@ -45,6 +47,11 @@ public final class KraftStorage {
 
   /** Formats {@code dataDir} for {@code clusterId} with the broker configuration {@code props}. */
   public static void format(Path dataDir, String clusterId, Properties props) {
+    format(dataDir, clusterId, props, List.of());
+  }
+
+  /** As {@link #format(Path, String, Properties)}, with more {@code kafka-storage format} arguments. */
+  static void format(Path dataDir, String clusterId, Properties props, List<String> moreArguments) {
     Path propsFile = dataDir.resolve("format.properties");
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try {
@@ -53,8 +60,9 @@ public final class KraftStorage {
       }
       int rc;
       try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-        rc = StorageTool.execute(
-            new String[] {"format", "-t", clusterId, "-c", propsFile.toString()}, print);
+        List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", propsFile.toString()));
+        args.addAll(moreArguments);
+        rc = StorageTool.execute(args.toArray(String[]::new), print);
       }
       if (rc != 0) {
         throw new EmbeddedKafkaException("cannot format " + dataDir + " (exit code " + rc + "): "

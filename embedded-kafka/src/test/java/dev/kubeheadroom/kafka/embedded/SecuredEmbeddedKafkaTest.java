@@ -24,6 +24,7 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -35,7 +36,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A SASL broker with the ACL authorizer: a user does what it is granted and nothing else. */
+/**
+ * A SASL_SSL broker (SCRAM-SHA-512) with the ACL authorizer: a user does what it is granted and
+ * nothing else, a wrong password or an untrusted certificate ends the connection.
+ */
 class SecuredEmbeddedKafkaTest {
   private static final SaslUsers USERS = SaslUsers.of("reader", "writer");
   private static final String TOPIC = "secured";
@@ -82,12 +86,23 @@ class SecuredEmbeddedKafkaTest {
   @Test
   void aWrongPasswordIsRefusedAtLogin() {
     Map<String, Object> config = new HashMap<>(kafka.clientProperties("reader"));
+    assertThat(config).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512");
     config.put("sasl.jaas.config",
-        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"reader\" password=\"guess\";");
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"reader\" password=\"guess\";");
+    assertThatThrownBy(() -> listTopics(config)).hasCauseInstanceOf(SaslAuthenticationException.class);
+  }
+
+  @Test
+  void aClientThatDoesNotTrustTheBrokersCertificateIsRefused() {
+    Map<String, Object> config = new HashMap<>(kafka.clientProperties("reader"));
+    config.keySet().removeIf(key -> key.startsWith("ssl.truststore."));
+    assertThatThrownBy(() -> listTopics(config)).hasCauseInstanceOf(SslAuthenticationException.class);
+  }
+
+  private static void listTopics(Map<String, Object> config) throws Exception {
     config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (Admin admin = Admin.create(config)) {
-      assertThatThrownBy(() -> admin.listTopics().names().get(30, TimeUnit.SECONDS))
-          .hasCauseInstanceOf(SaslAuthenticationException.class);
+      admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }
   }
 
