@@ -4,14 +4,19 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +80,7 @@ final class Installation implements AutoCloseable {
     new ClusterApply(cluster.backend).apply(namespace, objects, certs.map(WebhookCertificates.Issued::caPem));
 
     PodPlanner planner = new PodPlanner(namespace, dir.resolve(release),
-        cluster.backend::writeKubeconfig, (volume, path) -> fill(volume, path, certificate, certs));
+        cluster.backend::writeKubeconfig, (volume, path) -> fill(cluster, namespace, volume, path, certificate, certs));
     Installation installation = new Installation(cluster, release, namespace, objects);
     try {
       for (Deployment deployment : manifests.deployments()) {
@@ -101,15 +106,32 @@ final class Installation implements AutoCloseable {
     return startup;
   }
 
-  /** A volume as the kubelet mounts it: the issued certificate's Secret, other volumes empty. */
-  private static void fill(Volume volume, Path dir, Optional<Manifests.Certificate> certificate,
-      Optional<WebhookCertificates.Issued> certs) {
-    if (volume.getSecret() != null && certificate.isPresent() && certs.isPresent()
-        && volume.getSecret().getSecretName().equals(certificate.get().secretName())) {
-      certs.get().writeTo(dir);
-    } else if (volume.getSecret() != null) {
-      throw new IllegalStateException("no contents for Secret volume " + volume.getSecret().getSecretName());
+  /**
+   * A volume as the kubelet mounts it: the issued certificate's Secret, another Secret's keys
+   * from the server (e.g. a user's {@code kafka.clientProperties} Secret, created before the
+   * install as the runbook says), other volumes empty.
+   */
+  private static void fill(Cluster cluster, String namespace, Volume volume, Path dir,
+      Optional<Manifests.Certificate> certificate, Optional<WebhookCertificates.Issued> certs) {
+    if (volume.getSecret() == null) {
+      return;
     }
+    String name = volume.getSecret().getSecretName();
+    if (certificate.isPresent() && certs.isPresent() && name.equals(certificate.get().secretName())) {
+      certs.get().writeTo(dir);
+      return;
+    }
+    Secret secret = cluster.admin().secrets().inNamespace(namespace).withName(name).get();
+    if (secret == null || secret.getData() == null) {
+      throw new IllegalStateException("no contents for Secret volume " + name + " in " + namespace);
+    }
+    secret.getData().forEach((key, base64) -> {
+      try {
+        Files.write(dir.resolve(key), Base64.getDecoder().decode(base64));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot mount key " + key + " of Secret " + name, e);
+      }
+    });
   }
 
   private void awaitReady() {
