@@ -158,6 +158,12 @@ final class Installation implements AutoCloseable {
     });
   }
 
+  /** No kubelet restarts a replica here: one that exited fails the test, with every replica's output. */
+  void assertEveryReplicaRuns() {
+    org.assertj.core.api.Assertions.assertThat(processes()).as("replicas that exited:%s", outputs())
+        .allMatch(StageProcess::alive);
+  }
+
   List<StageProcess> processes() {
     synchronized (processes) {
       return List.copyOf(processes);

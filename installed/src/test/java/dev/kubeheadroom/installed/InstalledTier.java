@@ -108,24 +108,15 @@ abstract class InstalledTier {
         installation.startup().toSeconds());
   }
 
-  /** No kubelet restarts a replica here: one that exited fails every later test, with its output. */
+  /** One replica that exited fails every later test. */
   @BeforeEach
   void everyReplicaStillRuns() {
-    assertThat(installation.processes()).as("replicas that exited:%s", installation.outputs())
-        .allMatch(StageProcess::alive);
+    installation.assertEveryReplicaRuns();
   }
 
   @AfterAll
-  void uninstall() {
-    if (installation != null) {
-      installation.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
+  void uninstall() throws Exception {
+    InstalledTier.closeInOrder(installation, cluster, broker);
   }
 
   @Test
@@ -364,6 +355,15 @@ abstract class InstalledTier {
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot clear " + dir, e);
+    }
+  }
+
+  /** Closes each in the order given (a release before its server and broker), skipping what never started. */
+  static void closeInOrder(AutoCloseable... resources) throws Exception {
+    for (AutoCloseable resource : resources) {
+      if (resource != null) {
+        resource.close();
+      }
     }
   }
 

@@ -97,21 +97,12 @@ class SecuredKafkaModeTest {
 
   @BeforeEach
   void theReleaseStillRuns() {
-    assertThat(installation.processes()).as("replicas that exited:%s", installation.outputs())
-        .allMatch(StageProcess::alive);
+    installation.assertEveryReplicaRuns();
   }
 
   @AfterAll
-  void uninstall() {
-    if (installation != null) {
-      installation.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (kafka != null) {
-      kafka.close();
-    }
+  void uninstall() throws Exception {
+    InstalledTier.closeInOrder(installation, cluster, kafka);
   }
 
   @Test
