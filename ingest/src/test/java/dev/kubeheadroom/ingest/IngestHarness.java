@@ -63,8 +63,13 @@ final class IngestHarness implements AutoCloseable {
 
   /** Starts an ingest with its own client and registry, and waits until it is ready. */
   Ingest start(String identity, UnaryOperator<IngestSettings> tweak) {
+    return start(identity, tweak, api.newClient());
+  }
+
+  /** As above, on {@code client} (the caller closes it, after this harness). */
+  Ingest start(String identity, UnaryOperator<IngestSettings> tweak, io.fabric8.kubernetes.client.KubernetesClient client) {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Ingest ingest = Ingest.start(api.newClient(), tweak.apply(settings(identity)), registry);
+    Ingest ingest = Ingest.start(client, tweak.apply(settings(identity)), registry);
     started.add(ingest);
     registries.add(registry);
     await().atMost(TIMEOUT).until(ingest::ready);
