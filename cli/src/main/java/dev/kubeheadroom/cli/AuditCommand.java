@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -130,8 +131,11 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      Audit audit = AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
-          report.progress(err, spec.name()));
+      Optional<Audit> alone = fullReplay || subject == null || subject.node == null ? Optional.empty()
+          : AuditReplay.replayNode(connection, topicOptions.topics(), when, subject.node, err,
+              report.progress(err, spec.name()));
+      Audit audit = alone.isPresent() ? alone.get() : AuditReplay.replay(connection, topicOptions.topics(), when,
+          !fullReplay, err, report.progress(err, spec.name()));
       try {
         recallEarlierDecisions(connection, audit, err);
       } catch (RuntimeException e) {

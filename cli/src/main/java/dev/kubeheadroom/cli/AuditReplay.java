@@ -49,14 +49,48 @@ final class AuditReplay {
         return audit;
       }
     }
-    Instant at = cut.get().at();
-    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", at,
+    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", cut.get().at(),
         cut.get().nodes().size());
     err.flush();
+    return resume(connection, topics, cut.get(), Audit.scope(cut.get(), topics), when, shown, listener);
+  }
+
+  /**
+   * {@code audit --at --node}: the node's replay alone, from its own checkpoint ({@link
+   * CheckpointReader#latestOf}: only the node's partitions read, only its records replayed), when
+   * the checkpoints topic holds one and no pod on the node at the moment is in a gang (its limit
+   * can follow members on other nodes); else empty: the whole cluster is replayed.
+   */
+  static Optional<Audit> replayNode(KafkaConnection connection, Topics topics, Instant when, String node,
+      PrintWriter err, Progress shown) {
+    Optional<CheckpointCut> cut;
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
+        CheckpointReader.consumerSettings())) {
+      cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latestOf(topics.checkpoints(),
+          when.minus(Audit.SETTLE), node);
+    }
+    if (cut.isEmpty()) {
+      return Optional.empty();
+    }
+    err.printf(Locale.ROOT, "headroom audit: starting from node %s's checkpoint at %s%n", node, cut.get().at());
+    err.flush();
+    Audit audit = resume(connection, topics, cut.get(), Audit.scope(cut.get(), topics, node), when, shown,
+        Audit.Listener.NONE);
+    if (audit.inGang(node)) {
+      audit.close();
+      err.printf(Locale.ROOT, "headroom audit: node %s holds gang members: replaying every node%n", node);
+      err.flush();
+      return Optional.empty();
+    }
+    return Optional.of(audit);
+  }
+
+  private static Audit resume(KafkaConnection connection, Topics topics, CheckpointCut cut,
+      TopicHistory.Scope scope, Instant when, Progress shown, Audit.Listener listener) {
+    Instant at = cut.at();
     try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
-        AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
-      Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when),
-          listener);
+        AuditCommand.KAFKA_TIMEOUT, scope)) {
+      Audit audit = Audit.resume(cut, history, topics, when, (n, t) -> shown.between(at, t, when), listener);
       shown.done();
       return audit;
     }

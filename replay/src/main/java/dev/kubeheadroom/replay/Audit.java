@@ -1,5 +1,6 @@
 package dev.kubeheadroom.replay;
 
+import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -130,9 +131,19 @@ public final class Audit implements AutoCloseable {
    * partition the cut does not name (a checkpoint written before cuts), from the boundary's time.
    */
   public static TopicHistory.Scope scope(CheckpointCut cut, Topics topics) {
+    return scope(cut, topics, null);
+  }
+
+  /**
+   * As {@link #scope(CheckpointCut, Topics)}, of the node-keyed topics only {@code node}'s records
+   * (every node's when null): the replay of one node from its own checkpoint ({@link
+   * CheckpointReader#latestOf}). A node's booking and decisions depend on its own events and the
+   * global topics only, so its answer is the whole cluster's replay's.
+   */
+  public static TopicHistory.Scope scope(CheckpointCut cut, Topics topics, String node) {
     Map<String, Instant> from = new HashMap<>();
     topics.nodeKeyed().forEach(t -> from.put(t, cut.at()));
-    return new TopicHistory.Scope(from, tp -> true, cut.offsets());
+    return new TopicHistory.Scope(from, tp -> true, cut.offsets(), node);
   }
 
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
@@ -230,6 +241,15 @@ public final class Audit implements AutoCloseable {
   /** Whether {@code uid}'s last decision was read back from the decisions topic ({@link #complete}). */
   public boolean recalled(String uid) {
     return recalled.contains(uid);
+  }
+
+  /**
+   * Whether a pod on {@code node} is in a gang: its limit can follow gang members on other nodes,
+   * which a replay of the node alone ({@link #scope(CheckpointCut, Topics, String)}) does not see.
+   */
+  public boolean inGang(String node) {
+    List<String> kinds = engine.storedConfig().gangOwnerKinds();
+    return engine.booking(node).pods().values().stream().anyMatch(e -> GangKey.of(e.pod(), kinds) != null);
   }
 
   /** The checkpoint boundary the replay started from, if it did not start at the log's beginning. */
