@@ -49,15 +49,22 @@ final class AuditReplay {
         return audit;
       }
     }
-    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", cut.get().at(),
+    Instant at = cut.get().at();
+    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s (%,d nodes)%n", at,
         cut.get().nodes().size());
     err.flush();
-    return resume(connection, topics, cut.get(), Audit.scope(cut.get(), topics), when, shown, listener);
+    try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
+        AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
+      Audit audit = Audit.resume(cut.get(), history, topics, when, (n, t) -> shown.between(at, t, when),
+          listener);
+      shown.done();
+      return audit;
+    }
   }
 
   /**
    * {@code audit --at --node}: the node's replay alone, from its own checkpoint ({@link
-   * CheckpointReader#latestOf}: only the node's partitions read, only its records replayed), when
+   * CheckpointReader#latestOf}: one checkpoint decoded, only its records folded), when
    * the checkpoints topic holds one and no pod on the node at the moment is in a gang (its limit
    * can follow members on other nodes); else empty: the whole cluster is replayed.
    */
@@ -74,8 +81,13 @@ final class AuditReplay {
     }
     err.printf(Locale.ROOT, "headroom audit: starting from node %s's checkpoint at %s%n", node, cut.get().at());
     err.flush();
-    Audit audit = resume(connection, topics, cut.get(), Audit.scope(cut.get(), topics, node), when, shown,
-        Audit.Listener.NONE);
+    Instant at = cut.get().at();
+    Audit audit;
+    try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
+        AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
+      audit = Audit.resumeNode(cut.get(), history, topics, when, node, (n, t) -> shown.between(at, t, when));
+      shown.done();
+    }
     if (audit.inGang(node)) {
       audit.close();
       err.printf(Locale.ROOT, "headroom audit: node %s holds gang members: replaying every node%n", node);
@@ -83,17 +95,6 @@ final class AuditReplay {
       return Optional.empty();
     }
     return Optional.of(audit);
-  }
-
-  private static Audit resume(KafkaConnection connection, Topics topics, CheckpointCut cut,
-      TopicHistory.Scope scope, Instant when, Progress shown, Audit.Listener listener) {
-    Instant at = cut.at();
-    try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
-        AuditCommand.KAFKA_TIMEOUT, scope)) {
-      Audit audit = Audit.resume(cut, history, topics, when, (n, t) -> shown.between(at, t, when), listener);
-      shown.done();
-      return audit;
-    }
   }
 
   /**

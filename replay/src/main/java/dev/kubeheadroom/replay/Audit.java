@@ -98,7 +98,7 @@ public final class Audit implements AutoCloseable {
       throw new IllegalArgumentException(at + " is before the retained history, which starts at " + first
           + " (retention of the node-keyed topics is the audit window)");
     }
-    return run(history, topics, at, progress, first, null, listener);
+    return run(history, topics, at, progress, first, null, listener, null);
   }
 
   /**
@@ -122,7 +122,7 @@ public final class Audit implements AutoCloseable {
     }
     Instant first = history.peekTime();
     Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut, listener);
+    return run(history, topics, at, progress, start, cut, listener, null);
   }
 
   /**
@@ -131,23 +131,31 @@ public final class Audit implements AutoCloseable {
    * partition the cut does not name (a checkpoint written before cuts), from the boundary's time.
    */
   public static TopicHistory.Scope scope(CheckpointCut cut, Topics topics) {
-    return scope(cut, topics, null);
+    Map<String, Instant> from = new HashMap<>();
+    topics.nodeKeyed().forEach(t -> from.put(t, cut.at()));
+    return new TopicHistory.Scope(from, tp -> true, cut.offsets());
   }
 
   /**
-   * As {@link #scope(CheckpointCut, Topics)}, of the node-keyed topics only {@code node}'s records
-   * (every node's when null): the replay of one node from its own checkpoint ({@link
-   * CheckpointReader#latestOf}). A node's booking and decisions depend on its own events and the
-   * global topics only, so its answer is the whole cluster's replay's.
+   * As {@link #resume(CheckpointCut, TopicHistory, Topics, Instant, Progress)}, folding only
+   * {@code node}'s records of the node-keyed topics (and the global ones): the replay of one node
+   * from its own checkpoint ({@link CheckpointReader#latestOf}). A node's booking and decisions
+   * depend on its own events and the global topics; the other nodes' records still move the
+   * clock, so the node is decided at the moments the whole cluster's replay decides it.
    */
-  public static TopicHistory.Scope scope(CheckpointCut cut, Topics topics, String node) {
-    Map<String, Instant> from = new HashMap<>();
-    topics.nodeKeyed().forEach(t -> from.put(t, cut.at()));
-    return new TopicHistory.Scope(from, tp -> true, cut.offsets(), node);
+  public static Audit resumeNode(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, String node,
+      Progress progress) {
+    if (at.isBefore(cut.at())) {
+      throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
+    }
+    Instant first = history.peekTime();
+    Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
+    return run(history, topics, at, progress, start, cut, Listener.NONE, node);
   }
 
+  /** The replay; of the node-keyed topics only {@code node}'s records folded when it is not null. */
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
-      CheckpointCut cut, Listener listener) {
+      CheckpointCut cut, Listener listener, String node) {
     Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
     List<String> global = topics.compacted();
     boolean restored = cut == null;
@@ -158,6 +166,11 @@ public final class Audit implements AutoCloseable {
         if (!restored && (!global.contains(r.topic()) || !next.isBefore(cut.at()))) {
           audit.restore(cut, next);
           restored = true;
+        }
+        if (node != null && !global.contains(r.topic()) && !node.equals(r.key())) {
+          audit.engine.advanceTo(next); // another node's record: only the clock
+          audit.drain();
+          continue;
         }
         audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
         ResizeOutcome outcome = r.topic().equals(topics.outcomes()) && r.value() != null

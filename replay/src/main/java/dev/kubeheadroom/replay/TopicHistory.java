@@ -1,6 +1,5 @@
 package dev.kubeheadroom.replay;
 
-import dev.kubeheadroom.topology.CheckpointPartitioner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -32,7 +31,6 @@ public final class TopicHistory implements AutoCloseable {
   private final Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers = new HashMap<>();
   private final Map<TopicPartition, Long> ends;
   private final Map<String, Integer> rank = new HashMap<>();
-  private final Scope scope;
   private final Duration timeout;
   private final long size;
   /** The partitions not yet read to their end, with their buffers (a fixed order, no lookups). */
@@ -60,13 +58,9 @@ public final class TopicHistory implements AutoCloseable {
   /**
    * Which part of the topics a history reads: the partitions {@code include} accepts, each from
    * its beginning, or from its offset in {@code at}, or else, for a topic in {@code from}, from
-   * its first record at or after that time (Kafka's time index: {@code offsetsForTimes}). With a
-   * {@code node} (else null), the topics in {@code from} (the node-keyed ones) are read only in
-   * the node's partition (the default partitioner over the key, as ingest and the topology write
-   * them) and only the records keyed by the node are yielded: one node's history.
+   * its first record at or after that time (Kafka's time index: {@code offsetsForTimes}).
    */
-  public record Scope(Map<String, Instant> from, Predicate<TopicPartition> include, Map<TopicPartition, Long> at,
-      String node) {
+  public record Scope(Map<String, Instant> from, Predicate<TopicPartition> include, Map<TopicPartition, Long> at) {
     public static final Scope ALL = new Scope(Map.of(), tp -> true);
 
     public Scope {
@@ -74,23 +68,8 @@ public final class TopicHistory implements AutoCloseable {
       at = Map.copyOf(at);
     }
 
-    public Scope(Map<String, Instant> from, Predicate<TopicPartition> include, Map<TopicPartition, Long> at) {
-      this(from, include, at, null);
-    }
-
     public Scope(Map<String, Instant> from, Predicate<TopicPartition> include) {
       this(from, include, Map.of());
-    }
-
-    /** Whether {@code tp}, of a topic of {@code count} partitions, is read. */
-    boolean reads(TopicPartition tp, int count) {
-      return include.test(tp) && (node == null || !from.containsKey(tp.topic())
-          || tp.partition() == CheckpointPartitioner.partition(node, count));
-    }
-
-    /** Whether {@code r} is yielded: every record, or of the node-keyed topics the node's. */
-    boolean yields(ConsumerRecord<String, byte[]> r) {
-      return node == null || !from.containsKey(r.topic()) || node.equals(r.key());
     }
   }
 
@@ -102,7 +81,6 @@ public final class TopicHistory implements AutoCloseable {
   /** As above, reading only {@code scope}. */
   public TopicHistory(Consumer<String, byte[]> consumer, List<String> topics, Duration timeout, Scope scope) {
     this.consumer = consumer;
-    this.scope = scope;
     this.timeout = timeout;
     List<TopicPartition> partitions = new ArrayList<>();
     for (int i = 0; i < topics.size(); i++) {
@@ -111,8 +89,8 @@ public final class TopicHistory implements AutoCloseable {
       if (infos == null || infos.isEmpty()) {
         throw new IllegalStateException("topic " + topics.get(i) + " does not exist");
       }
-      infos.stream().map(p -> new TopicPartition(p.topic(), p.partition()))
-          .filter(tp -> scope.reads(tp, infos.size())).forEach(partitions::add);
+      infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).filter(scope.include())
+          .forEach(partitions::add);
     }
     consumer.assign(partitions);
     consumer.seekToBeginning(partitions);
@@ -297,7 +275,7 @@ public final class TopicHistory implements AutoCloseable {
       ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
       for (ConsumerRecord<String, byte[]> r : records) {
         TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-        if (r.offset() < ends.get(tp) && scope.yields(r)) {
+        if (r.offset() < ends.get(tp)) {
           buffers.get(tp).addLast(r);
         }
       }

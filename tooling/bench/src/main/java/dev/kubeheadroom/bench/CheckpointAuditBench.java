@@ -217,8 +217,8 @@ public final class CheckpointAuditBench {
     }
     long[] read = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
     try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
-        TIMEOUT, Audit.scope(cut, topics, node));
-         Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
+        TIMEOUT, Audit.scope(cut, topics));
+         Audit audit = Audit.resumeNode(cut, history, topics, at, node, (n, when) -> { })) {
       long[] replayed = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
       long back;
       try (var consumer = AuditBench.consumer(bootstrap, NodeLookback.consumerSettings())) {
