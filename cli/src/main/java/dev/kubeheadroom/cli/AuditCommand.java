@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "audit", mixinStandardHelpOptions = true,
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment.",
+        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment "
+            + "(with --node, that node's checkpoint and events only).",
         "With --from and --to and --pod or --node, shows how the limits moved over that window and why; "
             + "-o html draws it as one self-contained page.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "

@@ -117,12 +117,7 @@ public final class Audit implements AutoCloseable {
   /** As {@link #resume(CheckpointCut, TopicHistory, Topics, Instant, Progress)}, each step shown to {@code listener}. */
   public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
       Listener listener) {
-    if (at.isBefore(cut.at())) {
-      throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
-    }
-    Instant first = history.peekTime();
-    Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut, listener, null);
+    return resume(cut, history, topics, at, progress, listener, null);
   }
 
   /**
@@ -145,12 +140,17 @@ public final class Audit implements AutoCloseable {
    */
   public static Audit resumeNode(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, String node,
       Progress progress) {
+    return resume(cut, history, topics, at, progress, Listener.NONE, node);
+  }
+
+  private static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
+      Listener listener, String node) {
     if (at.isBefore(cut.at())) {
       throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
     }
     Instant first = history.peekTime();
     Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut, Listener.NONE, node);
+    return run(history, topics, at, progress, start, cut, listener, node);
   }
 
   /** The replay; of the node-keyed topics only {@code node}'s records folded when it is not null. */
