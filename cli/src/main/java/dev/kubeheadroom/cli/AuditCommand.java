@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "audit", mixinStandardHelpOptions = true,
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
-        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment.",
+        "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment "
+            + "(with --node, that node's checkpoint and events only).",
         "With --from and --to and --pod or --node, shows how the limits moved over that window and why; "
             + "-o html draws it as one self-contained page.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
@@ -130,8 +132,11 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      Audit audit = AuditReplay.replay(connection, topicOptions.topics(), when, !fullReplay, err,
-          report.progress(err, spec.name()));
+      Optional<Audit> alone = fullReplay || subject == null || subject.node == null ? Optional.empty()
+          : AuditReplay.replayNode(connection, topicOptions.topics(), when, subject.node, err,
+              report.progress(err, spec.name()));
+      Audit audit = alone.isPresent() ? alone.get() : AuditReplay.replay(connection, topicOptions.topics(), when,
+          !fullReplay, err, report.progress(err, spec.name()));
       try {
         recallEarlierDecisions(connection, audit, err);
       } catch (RuntimeException e) {

@@ -63,6 +63,41 @@ final class AuditReplay {
   }
 
   /**
+   * {@code audit --at --node}: the node's replay alone, from its own checkpoint ({@link
+   * CheckpointReader#latestOf}: one checkpoint decoded, only its records folded), when
+   * the checkpoints topic holds one and no pod on the node at the moment is in a gang (its limit
+   * can follow members on other nodes); else empty: the whole cluster is replayed.
+   */
+  static Optional<Audit> replayNode(KafkaConnection connection, Topics topics, Instant when, String node,
+      PrintWriter err, Progress shown) {
+    Optional<CheckpointCut> cut;
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
+        CheckpointReader.consumerSettings())) {
+      cut = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latestOf(topics.checkpoints(),
+          when.minus(Audit.SETTLE), node);
+    }
+    if (cut.isEmpty()) {
+      return Optional.empty();
+    }
+    err.printf(Locale.ROOT, "headroom audit: starting from node %s's checkpoint at %s%n", node, cut.get().at());
+    err.flush();
+    Instant at = cut.get().at();
+    Audit audit;
+    try (TopicHistory history = new TopicHistory(AuditCommand.consumer(connection), Audit.inputTopics(topics),
+        AuditCommand.KAFKA_TIMEOUT, Audit.scope(cut.get(), topics))) {
+      audit = Audit.resumeNode(cut.get(), history, topics, when, node, (n, t) -> shown.between(at, t, when));
+      shown.done();
+    }
+    if (audit.inGang(node)) {
+      audit.close();
+      err.printf(Locale.ROOT, "headroom audit: node %s holds gang members: replaying every node%n", node);
+      err.flush();
+      return Optional.empty();
+    }
+    return Optional.of(audit);
+  }
+
+  /**
    * After a start from a checkpoint: {@code uids} (pods on {@code node}) get their last decision
    * and outcome read back from the node's partitions of the decisions and outcomes topics
    * ({@link Audit#complete}), so the answer is the one the whole log's replay gives.

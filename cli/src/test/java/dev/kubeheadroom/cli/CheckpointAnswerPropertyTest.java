@@ -249,18 +249,61 @@ class CheckpointAnswerPropertyTest {
     }
   }
 
+  /**
+   * {@code audit --at --node}: each node replayed alone from its own checkpoint (its records
+   * only) answers for its pods as the whole log's replay does.
+   */
+  @Property(tries = 8, shrinking = ShrinkingMode.OFF)
+  void aNodeReplayedAloneAnswersAsTheWholeReplay(@ForAll @LongRange(min = 900, max = 6000) long secondsIn) {
+    Recorded h = Recorded.HISTORY;
+    Instant at = T0.plusSeconds(secondsIn);
+    try (KafkaConnection kafka = new KafkaConnection(h.kafka.bootstrapServers(), Map.of(), null)) {
+      Map<String, Map<String, Explanation>> whole = byNode(kafka, h.topics, at, false);
+      int pods = 0;
+      for (String node : NODES) {
+        PrintWriter err = new PrintWriter(new StringWriter());
+        try (Audit audit = AuditReplay.replayNode(kafka, h.topics, at, node, err, Progress.of(err, "audit", false))
+            .orElseThrow()) {
+          assertThat(audit.nodes()).isSubsetOf(node);
+          Map<String, Explanation> alone = explained(kafka, h.topics, audit, node, err);
+          assertThat(alone.keySet()).as("%s at %s", node, at).isEqualTo(whole.getOrDefault(node, Map.of()).keySet());
+          alone.forEach((uid, e) -> assertThat(e).as("%s on %s at %s", uid, node, at)
+              .usingRecursiveComparison().isEqualTo(whole.get(node).get(uid)));
+          pods += alone.size();
+        }
+      }
+      assertThat(pods).isPositive();
+    }
+  }
+
   /** Every pod on every node at {@code at}, explained. */
   private static Map<String, Explanation> answers(KafkaConnection kafka, Topics topics, Instant at, boolean fromCheckpoint) {
-    PrintWriter err = new PrintWriter(new StringWriter());
     Map<String, Explanation> out = new HashMap<>();
+    byNode(kafka, topics, at, fromCheckpoint).values().forEach(out::putAll);
+    return out;
+  }
+
+  /** As {@link #answers}, per node. */
+  private static Map<String, Map<String, Explanation>> byNode(KafkaConnection kafka, Topics topics, Instant at,
+      boolean fromCheckpoint) {
+    PrintWriter err = new PrintWriter(new StringWriter());
+    Map<String, Map<String, Explanation>> out = new HashMap<>();
     try (Audit audit = AuditReplay.replay(kafka, topics, at, fromCheckpoint, err, Progress.of(err, "audit", false))) {
       assertThat(audit.resumedFrom().isPresent()).isEqualTo(fromCheckpoint);
       for (String node : audit.nodes()) {
-        AuditReplay.complete(kafka, topics, audit, node, audit.booking(node).pods().keySet(), err);
-        for (String uid : audit.booking(node).pods().keySet()) {
-          out.put(uid, audit.explain(node, uid));
-        }
+        out.put(node, explained(kafka, topics, audit, node, err));
       }
+    }
+    return out;
+  }
+
+  /** The node's pods explained, their last decisions and outcomes completed (AuditReplay.complete). */
+  private static Map<String, Explanation> explained(KafkaConnection kafka, Topics topics, Audit audit, String node,
+      PrintWriter err) {
+    AuditReplay.complete(kafka, topics, audit, node, audit.booking(node).pods().keySet(), err);
+    Map<String, Explanation> out = new HashMap<>();
+    for (String uid : audit.booking(node).pods().keySet()) {
+      out.put(uid, audit.explain(node, uid));
     }
     return out;
   }

@@ -8,6 +8,7 @@ import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NamespaceInfo;
+import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -91,9 +92,13 @@ class CheckpointAuditTest {
         }
       }
       p.flush();
-      // The boundaries 10, 20, 30 and 40 minutes in, for both nodes.
+      // The boundaries 10, 20, 30 and 40 minutes in, for both nodes: each node's partition is
+      // written in boundary order, so its checkpoint at 40 minutes comes after the others
+      List<String> last = List.of(NodeCheckpoint.key("n1", t0.plus(Duration.ofMinutes(40))),
+          NodeCheckpoint.key("n2", t0.plus(Duration.ofMinutes(40))));
       kafka.consumeUntil(topics.checkpoints(), new StringDeserializer(),
-          HeadroomSerdes.checkpoints().deserializer(), rs -> rs.size() >= 8, Duration.ofSeconds(90));
+          HeadroomSerdes.checkpoints().deserializer(),
+          rs -> rs.stream().map(r -> r.key()).toList().containsAll(last), Duration.ofSeconds(90));
     }
     // The topology stage's endpoint, as TopologySpec routes it on the metrics port (plain HTTP here).
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -168,7 +173,8 @@ class CheckpointAuditTest {
     assertThat(whole.exitCode()).as(whole.stderr()).isZero();
     // 20 minutes in, even had the task moved or restarted inside that interval (its last boundary
     // is in a store: CheckpointProcessor)
-    assertThat(fromCheckpoint.stderr()).contains("starting from the checkpoint at " + t0.plus(Duration.ofMinutes(20)));
+    // one node asked: its own checkpoint, not the whole cut
+    assertThat(fromCheckpoint.stderr()).contains("starting from node n1's checkpoint at " + t0.plus(Duration.ofMinutes(20)));
     assertThat(whole.stderr()).doesNotContain("checkpoint");
     // the booking: the same node, the same pods with the same requests and limits
     assertThat(lines(fromCheckpoint.stdout(), "Node n1", "Pod ", "current limit"))

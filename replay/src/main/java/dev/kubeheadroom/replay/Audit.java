@@ -1,5 +1,6 @@
 package dev.kubeheadroom.replay;
 
+import dev.kubeheadroom.schemas.GangKey;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.PodChange;
@@ -97,7 +98,7 @@ public final class Audit implements AutoCloseable {
       throw new IllegalArgumentException(at + " is before the retained history, which starts at " + first
           + " (retention of the node-keyed topics is the audit window)");
     }
-    return run(history, topics, at, progress, first, null, listener);
+    return run(history, topics, at, progress, first, null, listener, null);
   }
 
   /**
@@ -116,12 +117,7 @@ public final class Audit implements AutoCloseable {
   /** As {@link #resume(CheckpointCut, TopicHistory, Topics, Instant, Progress)}, each step shown to {@code listener}. */
   public static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
       Listener listener) {
-    if (at.isBefore(cut.at())) {
-      throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
-    }
-    Instant first = history.peekTime();
-    Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut, listener);
+    return resume(cut, history, topics, at, progress, listener, null);
   }
 
   /**
@@ -135,8 +131,31 @@ public final class Audit implements AutoCloseable {
     return new TopicHistory.Scope(from, tp -> true, cut.offsets());
   }
 
+  /**
+   * As {@link #resume(CheckpointCut, TopicHistory, Topics, Instant, Progress)}, folding only
+   * {@code node}'s records of the node-keyed topics (and the global ones): the replay of one node
+   * from its own checkpoint ({@link CheckpointReader#latestOf}). A node's booking and decisions
+   * depend on its own events and the global topics; the other nodes' records still move the
+   * clock, so the node is decided at the moments the whole cluster's replay decides it.
+   */
+  public static Audit resumeNode(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, String node,
+      Progress progress) {
+    return resume(cut, history, topics, at, progress, Listener.NONE, node);
+  }
+
+  private static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
+      Listener listener, String node) {
+    if (at.isBefore(cut.at())) {
+      throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
+    }
+    Instant first = history.peekTime();
+    Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
+    return run(history, topics, at, progress, start, cut, listener, node);
+  }
+
+  /** The replay; of the node-keyed topics only {@code node}'s records folded when it is not null. */
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
-      CheckpointCut cut, Listener listener) {
+      CheckpointCut cut, Listener listener, String node) {
     Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
     List<String> global = topics.compacted();
     boolean restored = cut == null;
@@ -147,6 +166,11 @@ public final class Audit implements AutoCloseable {
         if (!restored && (!global.contains(r.topic()) || !next.isBefore(cut.at()))) {
           audit.restore(cut, next);
           restored = true;
+        }
+        if (node != null && !global.contains(r.topic()) && !node.equals(r.key())) {
+          audit.engine.advanceTo(next); // another node's record: only the clock
+          audit.drain();
+          continue;
         }
         audit.engine.pipeRaw(r.topic(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
         ResizeOutcome outcome = r.topic().equals(topics.outcomes()) && r.value() != null
@@ -230,6 +254,15 @@ public final class Audit implements AutoCloseable {
   /** Whether {@code uid}'s last decision was read back from the decisions topic ({@link #complete}). */
   public boolean recalled(String uid) {
     return recalled.contains(uid);
+  }
+
+  /**
+   * Whether a pod on {@code node} is in a gang: its limit can follow gang members on other nodes,
+   * which a replay of the node alone ({@link #scope(CheckpointCut, Topics, String)}) does not see.
+   */
+  public boolean inGang(String node) {
+    List<String> kinds = engine.storedConfig().gangOwnerKinds();
+    return engine.booking(node).pods().values().stream().anyMatch(e -> GangKey.of(e.pod(), kinds) != null);
   }
 
   /** The checkpoint boundary the replay started from, if it did not start at the log's beginning. */

@@ -3,6 +3,7 @@ package dev.kubeheadroom.replay;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
 import dev.kubeheadroom.schemas.SchemaException;
+import dev.kubeheadroom.topology.CheckpointPartitioner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,11 +49,14 @@ public final class CheckpointReader {
 
   /**
    * Consumer settings the reader is fastest with: a cut is one boundary's records in every
-   * partition (megabytes each), so a fetch takes a partition's share in one go.
+   * partition (megabytes each), so a fetch takes a partition's share in one go; and the broker
+   * waits at most 10 ms on a fetch with nothing to return: the client fetches ahead, and a
+   * partition read to the log's end (one node's, near the end of the log) would otherwise hold
+   * each read 500 ms.
    */
   public static Map<String, Object> consumerSettings() {
     return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024,
-        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
+        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
   }
 
   /** @param consumer a consumer with no group (assignment only); the caller closes it */
@@ -67,6 +71,28 @@ public final class CheckpointReader {
     if (partitions.isEmpty()) {
       return Optional.empty(); // no checkpoints topic: a pipeline from before checkpoints
     }
+    return latest(partitions, at, null);
+  }
+
+  /**
+   * {@code node}'s checkpoint at the latest boundary at or before {@code at} in the node's
+   * partition ({@link CheckpointPartitioner}), if it holds one: what an audit of one node starts
+   * from. Only that partition is read and only the node's checkpoint decoded (the key names node
+   * and boundary); the cut's positions are the partition's task's. A node the task did not book at
+   * the boundary gets a cut without checkpoints, its positions those of another checkpoint of the
+   * boundary.
+   */
+  public Optional<CheckpointCut> latestOf(String topic, Instant at, String node) {
+    List<TopicPartition> partitions = partitions(topic);
+    if (partitions.isEmpty()) {
+      return Optional.empty();
+    }
+    TopicPartition own = new TopicPartition(topic, CheckpointPartitioner.partition(node, partitions.size()));
+    return latest(List.of(own), at, node);
+  }
+
+  /** The cut over {@code partitions}: every node's, or only {@code node}'s when not null. */
+  private Optional<CheckpointCut> latest(List<TopicPartition> partitions, Instant at, String node) {
     consumer.assign(partitions);
     Map<TopicPartition, Long> begins = consumer.beginningOffsets(partitions, timeout);
     Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
@@ -85,22 +111,48 @@ public final class CheckpointReader {
     if (boundary == Long.MIN_VALUE) {
       return Optional.empty();
     }
-    return Optional.of(cut(partitions, Instant.ofEpochMilli(boundary), ends));
+    return Optional.of(cut(partitions, Instant.ofEpochMilli(boundary), ends, node));
   }
 
-  private CheckpointCut cut(List<TopicPartition> partitions, Instant boundary, Map<TopicPartition, Long> ends) {
+  private CheckpointCut cut(List<TopicPartition> partitions, Instant boundary, Map<TopicPartition, Long> ends,
+      String node) {
     long ms = boundary.toEpochMilli();
     Map<TopicPartition, Long> starts = offsetsAfter(partitions, ms, ends);
     Map<TopicPartition, Range> ranges = new HashMap<>();
     partitions.forEach(tp -> ranges.put(tp, new Range(starts.get(tp), ends.get(tp), ms)));
     List<ConsumerRecord<String, byte[]>> records = read(ranges).stream()
         .filter(r -> r.timestamp() == ms && r.value() != null).toList();
+    if (node != null) {
+      return nodeCut(records, boundary, node);
+    }
     // decoding is the work of a cut (thousands of checkpoints of dozens of pods): on every core
     List<NodeCheckpoint> decoded = records.parallelStream().map(r -> decode(r.value()))
         .filter(c -> c != null && c.at().equals(boundary)).toList();
     Map<String, NodeCheckpoint> byKey = new TreeMap<>(); // a compacted twin: the last one wins
     decoded.forEach(c -> byKey.put(c.key(), c));
     return new CheckpointCut(boundary, new ArrayList<>(byKey.values()));
+  }
+
+  /** The node's checkpoint among one partition's boundary records, positions from one of them. */
+  private static CheckpointCut nodeCut(List<ConsumerRecord<String, byte[]>> records, Instant boundary, String node) {
+    String key = NodeCheckpoint.key(node, boundary);
+    NodeCheckpoint own = null;
+    for (ConsumerRecord<String, byte[]> r : records) {
+      if (key.equals(r.key())) {
+        NodeCheckpoint c = decode(r.value());
+        own = c != null && c.at().equals(boundary) ? c : own; // a compacted twin: the last one wins
+      }
+    }
+    if (own != null) {
+      return new CheckpointCut(boundary, List.of(own));
+    }
+    for (ConsumerRecord<String, byte[]> r : records) {
+      NodeCheckpoint other = decode(r.value());
+      if (other != null && other.at().equals(boundary)) {
+        return new CheckpointCut(boundary, List.of(), CheckpointCut.positionsOf(List.of(other)));
+      }
+    }
+    return new CheckpointCut(boundary, List.of());
   }
 
   private static NodeCheckpoint decode(byte[] value) {

@@ -6,6 +6,7 @@ import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointDerivation;
 import dev.kubeheadroom.replay.CheckpointReader;
+import dev.kubeheadroom.replay.NodeLookback;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
@@ -39,9 +40,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * with the event count: 5,000,000 events over 156 hours), its checkpoints written to the
  * checkpoints topic as the live topology writes them (re-derived per partition, in parallel:
  * {@link CheckpointDerivation}, the path {@code audit --verify} takes, which a test holds equal
- * to the live topology's), then {@code audit --at T} timed for T in the middle and near the end,
- * on the CLI's path: {@link CheckpointReader#latest}, a {@link TopicHistory} from the cut, {@link
- * Audit#resume}.
+ * to the live topology's), then {@code audit --at T} timed for T an hour in, in the middle and
+ * near the end, on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
+ * TopicHistory} from the cut, {@link Audit#resume}) and one node ({@code --node}: {@link
+ * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}).
  *
  * <pre>
  * java -Xmx6g -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.CheckpointAuditBench [nodes] [events...]
@@ -49,6 +51,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * </pre>
  */
 public final class CheckpointAuditBench {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  /** The node {@code audit --at --node} asks about (one in the middle of the bench's names). */
+  private static final String NODE = "node-02500";
   private static final Duration SPAN_PER_EVENT = Duration.ofHours(156).dividedBy(5_000_000);
   /**
    * {@code -Dderive=full}: the setup re-derives with the full topology ({@code audit --verify}'s
@@ -98,10 +103,13 @@ public final class CheckpointAuditBench {
           FULL_DERIVATION ? "full derivation" : "fold", written, seconds(System.nanoTime() - t),
           seconds(ProcessCpu.nanos() - cpu), loadAverage());
       Instant first = last.minus(span);
-      List<Instant> moments = List.of(first.plus(span.dividedBy(2)), last.minusSeconds(1));
+      // the start (an hour in: the first boundaries plus the settling), the middle, the end
+      List<Instant> moments = List.of(first.plus(Duration.ofHours(1)), first.plus(span.dividedBy(2)),
+          last.minusSeconds(1));
       for (Instant at : moments) {
         for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
+          auditNode(kafka.bootstrapServers(), topics, at, NODE, "run " + run);
           if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
             audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
           }
@@ -113,6 +121,7 @@ public final class CheckpointAuditBench {
         Thread.sleep(60_000);
         for (Instant at : moments) {
           audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
+          auditNode(kafka.bootstrapServers(), topics, at, NODE, "repeat " + round);
           if (BOTH_FETCH_SIZES) {
             audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
           }
@@ -166,26 +175,66 @@ public final class CheckpointAuditBench {
     return written.get();
   }
 
-  /** {@code headroom audit --at} as the CLI runs it (AuditReplay): from the last checkpoint. */
+  /**
+   * {@code headroom audit --at} as the CLI runs it (AuditReplay): from the last checkpoint {@link
+   * Audit#SETTLE} or more before the moment, every node.
+   */
   private static void audit(String bootstrap, Topics topics, Instant at, String run, Map<String, Object> reader) {
     long cpu = ProcessCpu.nanos(); // the broker runs in this JVM: its CPU counts too
     long t = System.nanoTime();
     CheckpointCut cut;
     try (var consumer = AuditBench.consumer(bootstrap, reader)) {
-      cut = new CheckpointReader(consumer, Duration.ofSeconds(60)).latest(topics.checkpoints(), at).orElseThrow();
+      cut = new CheckpointReader(consumer, TIMEOUT).latest(topics.checkpoints(), at.minus(Audit.SETTLE))
+          .orElseThrow();
     }
     long found = System.nanoTime() - t;
     long foundCpu = ProcessCpu.nanos() - cpu;
     try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
-        Duration.ofSeconds(60), Audit.scope(cut, topics));
+        TIMEOUT, Audit.scope(cut, topics));
          Audit audit = Audit.resume(cut, history, topics, at, (n, when) -> { })) {
       long total = System.nanoTime() - t;
       System.out.printf(Locale.ROOT,
           "  audit --at %s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s, %,d nodes,"
-              + " read in %.2f s (%.2f CPU-s); then %,d records replayed, %,d nodes at T; load average %s%n",
+              + " read in %.2f s (%.2f CPU-s); then %,d records replayed in %.2f s (%.2f CPU-s), %,d nodes at T;"
+              + " load average %s%n",
           at, run, seconds(total), seconds(ProcessCpu.nanos() - cpu), cut.at(), cut.nodes().size(),
-          seconds(found), seconds(foundCpu),
-          audit.records(), audit.nodes().size(), loadAverage());
+          seconds(found), seconds(foundCpu), audit.records(), seconds(total - found),
+          seconds(ProcessCpu.nanos() - cpu - foundCpu), audit.nodes().size(), loadAverage());
+    }
+  }
+
+  /**
+   * {@code headroom audit --at --node} as the CLI runs it (AuditReplay.replayNode, then the
+   * look-back of AuditReplay.complete): the node's checkpoint and its records only.
+   */
+  private static void auditNode(String bootstrap, Topics topics, Instant at, String node, String run) {
+    long cpu = ProcessCpu.nanos();
+    long t = System.nanoTime();
+    CheckpointCut cut;
+    try (var consumer = AuditBench.consumer(bootstrap, CheckpointReader.consumerSettings())) {
+      cut = new CheckpointReader(consumer, TIMEOUT).latestOf(topics.checkpoints(), at.minus(Audit.SETTLE), node)
+          .orElseThrow();
+    }
+    long[] read = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+    try (TopicHistory history = new TopicHistory(AuditBench.consumer(bootstrap), Audit.inputTopics(topics),
+        TIMEOUT, Audit.scope(cut, topics));
+         Audit audit = Audit.resumeNode(cut, history, topics, at, node, (n, when) -> { })) {
+      long[] replayed = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+      long back;
+      try (var consumer = AuditBench.consumer(bootstrap, NodeLookback.consumerSettings())) {
+        back = audit.complete(new NodeLookback(consumer, TIMEOUT), topics, node,
+            audit.booking(node).pods().keySet()).map(Audit.Recalled::records).orElse(0L);
+      }
+      long total = System.nanoTime() - t;
+      long totalCpu = ProcessCpu.nanos() - cpu;
+      System.out.printf(Locale.ROOT,
+          "  audit --at %s --node %s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s"
+              + " (%d of the node) read in %.2f s (%.2f CPU-s); %,d records replayed in %.2f s (%.2f CPU-s);"
+              + " %d pods, %,d records read back in %.2f s (%.2f CPU-s); load average %s%n",
+          at, node, run, seconds(total), seconds(totalCpu), cut.at(), cut.nodes().size(), seconds(read[0]),
+          seconds(read[1]), audit.records(), seconds(replayed[0] - read[0]), seconds(replayed[1] - read[1]),
+          audit.booking(node).pods().size(), back, seconds(total - replayed[0]), seconds(totalCpu - replayed[1]),
+          loadAverage());
     }
   }
 
