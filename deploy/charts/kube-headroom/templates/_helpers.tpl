@@ -139,6 +139,11 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- end }}
 {{- end }}
 {{- end }}
+{{- range $stage := list "ingest" "topology" "actuator" "webhook" }}
+{{- if and (index $.Values $stage).kafka.clientProperties.secretName $.Values.kafka.envFromSecret }}
+{{- fail (printf "%s.kafka.clientProperties cannot be combined with kafka.envFromSecret: its HEADROOM_KAFKA_* variables would override the stage's login" $stage) }}
+{{- end }}
+{{- end }}
 {{- if and .Values.kafka.auditClientProperties.secretName .Values.kafka.envFromSecret }}
 {{- fail "kafka.auditClientProperties cannot be combined with kafka.envFromSecret: its HEADROOM_KAFKA_* variables would override the audit identity's login" }}
 {{- end }}

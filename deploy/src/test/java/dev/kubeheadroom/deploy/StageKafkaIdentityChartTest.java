@@ -79,6 +79,14 @@ class StageKafkaIdentityChartTest {
         .hasMessageContaining("webhook.kafka.clientProperties needs the split stages");
   }
 
+  @Test
+  void withEnvFromSecretTheRenderFailsNamingBothValues() {
+    // the pod's HEADROOM_KAFKA_* variables win over any properties file, a stage's too
+    assertThatThrownBy(() -> Charts.operatorSet(
+        Map.of("topology.kafka.clientProperties.secretName", "kafka-topology", "kafka.envFromSecret", "kafka-sasl")))
+        .hasMessageContaining("topology.kafka.clientProperties cannot be combined with kafka.envFromSecret");
+  }
+
   private static PodSpec pod(Rendered rendered, String stage) {
     return rendered.deployment(stage).getSpec().getTemplate().getSpec();
   }
