@@ -132,6 +132,18 @@ prefix, as the CLI does, so two releases with different prefixes on one Kafka ne
 {{- fail (printf "%s may only contain letters, digits, '.', '_' and '-': %q" $what $id) }}
 {{- end }}
 {{- end }}
+{{- if .Values.allInOne.enabled }}
+{{- range $stage := list "ingest" "topology" "actuator" "webhook" }}
+{{- if (index $.Values $stage).kafka.clientProperties.secretName }}
+{{- fail (printf "%s.kafka.clientProperties needs the split stages: with allInOne.enabled every stage runs in one process, which logs in with kafka.clientProperties" $stage) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- range $stage := list "ingest" "topology" "actuator" "webhook" }}
+{{- if and (index $.Values $stage).kafka.clientProperties.secretName $.Values.kafka.envFromSecret }}
+{{- fail (printf "%s.kafka.clientProperties cannot be combined with kafka.envFromSecret: its HEADROOM_KAFKA_* variables would override the stage's login" $stage) }}
+{{- end }}
+{{- end }}
 {{- if and .Values.kafka.auditClientProperties.secretName .Values.kafka.envFromSecret }}
 {{- fail "kafka.auditClientProperties cannot be combined with kafka.envFromSecret: its HEADROOM_KAFKA_* variables would override the audit identity's login" }}
 {{- end }}
@@ -157,6 +169,13 @@ One Headroom container and the pod-level fields around it. Takes a dict:
 {{- define "kube-headroom.podSpec" -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
+{{- /* this stage's own Kafka login (<stage>.kafka.clientProperties), else the release's */}}
+{{- $kafkaProps := $v.kafka.clientProperties -}}
+{{- if ne .component "all-in-one" }}
+{{- if .stage.kafka.clientProperties.secretName }}
+{{- $kafkaProps = .stage.kafka.clientProperties -}}
+{{- end }}
+{{- end }}
 serviceAccountName: {{ include "kube-headroom.serviceAccountName" . }}
 automountServiceAccountToken: {{ include "kube-headroom.callsApi" (dict "root" $root "component" .component) }}
 {{- with $v.imagePullSecrets }}
@@ -175,8 +194,8 @@ containers:
     args:
       - {{ .command }}
       - --kafka-bootstrap-servers={{ $v.kafka.bootstrapServers }}
-      {{- if $v.kafka.clientProperties.secretName }}
-      - --kafka-client-properties={{ include "kube-headroom.kafkaPropsDir" $root }}/{{ $v.kafka.clientProperties.key }}
+      {{- if $kafkaProps.secretName }}
+      - --kafka-client-properties={{ include "kube-headroom.kafkaPropsDir" $root }}/{{ $kafkaProps.key }}
       {{- end }}
       - --topic-prefix={{ $v.kafka.topicPrefix }}
       - --topic-create={{ $v.kafka.topics.create }}
@@ -320,7 +339,7 @@ containers:
       - name: state
         mountPath: {{ include "kube-headroom.stateDir" $root }}
       {{- end }}
-      {{- if $v.kafka.clientProperties.secretName }}
+      {{- if $kafkaProps.secretName }}
       - name: kafka-client
         mountPath: {{ include "kube-headroom.kafkaPropsDir" $root }}
         readOnly: true
@@ -349,10 +368,10 @@ volumes:
     emptyDir:
       sizeLimit: {{ $v.topology.stateVolume.sizeLimit }}
   {{- end }}
-  {{- if $v.kafka.clientProperties.secretName }}
+  {{- if $kafkaProps.secretName }}
   - name: kafka-client
     secret:
-      secretName: {{ $v.kafka.clientProperties.secretName }}
+      secretName: {{ $kafkaProps.secretName }}
   {{- end }}
   {{- if and (has .component (list "actuator" "all-in-one")) $v.kafka.auditClientProperties.secretName }}
   - name: audit-kafka-client
