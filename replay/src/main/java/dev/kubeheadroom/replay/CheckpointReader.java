@@ -49,14 +49,14 @@ public final class CheckpointReader {
 
   /**
    * Consumer settings the reader is fastest with: a cut is one boundary's records in every
-   * partition (megabytes each), so a fetch takes a partition's share in one go; and the broker
-   * waits at most 10 ms on a fetch with nothing to return: the client fetches ahead, and a
-   * partition read to the log's end (one node's, near the end of the log) would otherwise hold
-   * each read 500 ms.
+   * partition (megabytes each), so a fetch takes a partition's share in one go; and one node's
+   * partition read to the log's end waits no longer than a look-back's does
+   * ({@link NodeLookback#FETCH_WAIT_MS}).
    */
   public static Map<String, Object> consumerSettings() {
     return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024,
-        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024,
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, NodeLookback.FETCH_WAIT_MS);
   }
 
   /** @param consumer a consumer with no group (assignment only); the caller closes it */

@@ -136,11 +136,17 @@ public final class NodeLookback {
    * The consumer settings a look-back wants: each window read moves the consumer's position
    * forward, so it fetches ahead (the next window is behind it); near the log's end that fetch
    * waits on the broker for records that are not coming ({@code fetch.max.wait.ms}, 500 ms by
-   * default), and a seek back must wait for it. 10 ms bounds each such wait.
+   * default), and a seek back must wait for it. {@link #FETCH_WAIT_MS} bounds each such wait.
    */
   public static Map<String, Object> consumerSettings() {
-    return Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+    return Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_WAIT_MS);
   }
+
+  /**
+   * {@code fetch.max.wait.ms} of a reader that reads one partition to (near) its end: the client
+   * fetches ahead, and the broker would hold each such fetch 500 ms for records not coming.
+   */
+  static final int FETCH_WAIT_MS = 10;
 
   /** @param consumer a consumer with no group (assignment only); the caller closes it */
   public NodeLookback(Consumer<String, byte[]> consumer, Duration timeout) {
