@@ -77,12 +77,9 @@ public record ActuatorSettings(
     }
   }
 
-  /**
-   * {@code <topic prefix>actuator}: two pipelines with different topic prefixes on one Kafka never
-   * share a consumer group (the Helm chart derives the same name).
-   */
+  /** {@code <topic prefix>actuator}: {@link Topics#actuatorGroupId}. */
   public static String defaultGroupId(Topics topics) {
-    return topics.prefix() + "actuator";
+    return topics.actuatorGroupId();
   }
 
   /** Defaults for everything but Kafka and the topic names. */

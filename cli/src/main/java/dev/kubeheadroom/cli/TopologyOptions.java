@@ -56,7 +56,7 @@ public final class TopologyOptions {
 
   /** The given id, or {@code <prefix>topology}: releases with different topic prefixes never share one. */
   static String applicationId(String given, Topics topics) {
-    return given == null || given.isBlank() ? topics.prefix() + "topology" : given;
+    return given == null || given.isBlank() ? topics.topologyApplicationId() : given;
   }
 
   /** The topology stage from these options; its changelogs are replicated as {@code layout} says. */

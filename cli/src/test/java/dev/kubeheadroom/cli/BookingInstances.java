@@ -46,7 +46,7 @@ final class BookingInstances implements AutoCloseable {
   private final java.util.Set<String> closed = new java.util.HashSet<>();
 
   BookingInstances(String bootstrap, Topics topics, Path stateRoot, int count, int standbys) throws IOException {
-    String applicationId = topics.prefix() + "topology";
+    String applicationId = topics.topologyApplicationId();
     for (int i = 0; i < count; i++) {
       PrometheusMeterRegistry registry = HeadroomMetrics.newPrometheusRegistry();
       OpsServer ops = OpsServer.start(OpsConfig.defaults().withPorts(0, 0).withMetricsSecure(true), registry,

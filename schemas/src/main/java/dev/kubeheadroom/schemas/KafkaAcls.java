@@ -69,7 +69,7 @@ public final class KafkaAcls {
 
     /** The defaults under {@code prefix}: {@code <prefix>topology}, {@code <prefix>actuator}. */
     public static Names under(Topics topics) {
-      return new Names(topics, topics.prefix() + "topology", topics.prefix() + "actuator");
+      return new Names(topics, topics.topologyApplicationId(), topics.actuatorGroupId());
     }
   }
 

@@ -119,6 +119,22 @@ public final class Topics {
     return List.copyOf(all);
   }
 
+  /**
+   * The topology's default Kafka Streams {@code application.id} under this prefix: releases with
+   * different prefixes never share one (the Helm chart derives the same name).
+   */
+  public String topologyApplicationId() {
+    return prefix + "topology";
+  }
+
+  /**
+   * The actuator's default consumer group under this prefix: two pipelines with different
+   * prefixes on one Kafka never share one (the Helm chart derives the same name).
+   */
+  public String actuatorGroupId() {
+    return prefix + "actuator";
+  }
+
   /** The compacted, globally read topics. */
   public List<String> compacted() {
     return List.of(namespaces(), config());
