@@ -4,6 +4,7 @@ import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeRemoved;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.NodeSync;
+import dev.kubeheadroom.schemas.OutcomeResult;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
 import dev.kubeheadroom.schemas.ResizeOutcome;
@@ -140,6 +141,14 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
     if (entry == null) {
       return Step.unchanged(this);
     }
+    if (outcome.result() == OutcomeResult.GONE) {
+      // The API server has no pod of this uid (deleted, or replaced under its name by a new uid;
+      // uids are never reused): it leaves the booking now. Its removal event usually follows, but
+      // a booking that holds a pod whose removal was lost (restored from a changelog that missed
+      // the tombstone) would otherwise keep its requests booked and decide it again at every
+      // tick, each answered gone.
+      return removePod(outcome.podUid());
+    }
     PodEntry next = switch (outcome.result()) {
       case APPLIED -> entry.cleared(); // the API server took it: the refusal episode is over
       case DEFERRED -> entry; // wait for the snapshot; the kubelet retries
@@ -156,10 +165,7 @@ public record NodeBooking(String node, NodeSnapshot snapshot, SortedMap<String, 
       case INFEASIBLE, QUOTA_DENIED, CONFLICT, ERROR, REJECTED ->
           entry.backoffSince() != null && !outcome.at().isAfter(entry.backoffSince())
               ? entry : entry.refused(outcome.at());
-      // The pod was deleted or replaced (a new uid): its removal follows; nothing to back off.
-      case GONE -> entry.pending() != null
-          && entry.pending().targetMilli() == outcome.targetMilli()
-          ? entry.withPending(null) : entry;
+      case GONE -> entry; // left the booking above
     };
     if (next.equals(entry)) {
       return Step.unchanged(this);
