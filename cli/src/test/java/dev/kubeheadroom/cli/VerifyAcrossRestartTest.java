@@ -55,8 +55,9 @@ import org.junit.jupiter.api.io.TempDir;
  * holds no refusal; folded by record time it would hold one. The instance that writes the
  * minute-10 checkpoint is not the one that read those events (a fresh state directory: its
  * stores come back from the changelogs), yet the checkpoint carries the whole interval's read
- * order, so {@code audit --verify} re-derives it byte for byte and reports no difference; a
- * booking the log does not give still differs.
+ * order, so {@code audit --verify} re-derives it byte for byte and reports no difference; the
+ * same checkpoint without its order (as one written before format 5) is reported as not verifiable
+ * exactly, not as a divergence; a booking the log does not give still differs.
  */
 @WithKafka
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -152,20 +153,34 @@ class VerifyAcrossRestartTest {
 
   @Test
   @Order(3)
+  void withoutItsReadOrderTheCheckpointIsNotVerifiableExactlyAndNoDivergence(KafkaBroker kafka) throws Exception {
+    rewrite(kafka, CheckpointCodec.decode(stored.value()).withOrder(null)); // as a build before format 5 wrote it
+    CliRun r = verify();
+    assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+    assertThat(r.stdout()).contains("re-derived from the log: 0 differ, 1 not verifiable exactly (read order not recorded)")
+        .contains("checkpoint " + stored.key() + ": not verifiable exactly: read order not recorded");
+  }
+
+  @Test
+  @Order(4)
   void aBookingTheLogDoesNotGiveStillDiffers(KafkaBroker kafka) throws Exception {
     NodeCheckpoint live = CheckpointCodec.decode(stored.value());
     CheckpointPod a = live.pods().get(0);
-    NodeCheckpoint tampered = new NodeCheckpoint(live.node(), live.at(), live.snapshot(),
+    rewrite(kafka, new NodeCheckpoint(live.node(), live.at(), live.snapshot(),
         List.of(new CheckpointPod(a.pod(), a.backoffSince(), a.infeasibleSeen(), a.refusals() + 1)), live.cut(),
-        live.order());
-    try (KafkaProducer<String, byte[]> p = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
-      p.send(new ProducerRecord<>(topics.checkpoints(), stored.partition(), stored.timestamp(), stored.key(),
-          CheckpointCodec.encode(tampered))).get();
-    }
+        live.order()));
     CliRun r = verify();
     assertThat(r.exitCode()).isNotZero();
     assertThat(r.stdout()).contains("re-derived from the log: 1 differ")
         .contains("checkpoint " + stored.key() + ": the stored booking differs from the one the log re-derives");
+  }
+
+  /** Writes {@code checkpoint} over the stored one (the later record of a key is the one compared). */
+  private void rewrite(KafkaBroker kafka, NodeCheckpoint checkpoint) throws Exception {
+    try (KafkaProducer<String, byte[]> p = kafka.producer(new StringSerializer(), new ByteArraySerializer())) {
+      p.send(new ProducerRecord<>(topics.checkpoints(), stored.partition(), stored.timestamp(), stored.key(),
+          CheckpointCodec.encode(checkpoint))).get();
+    }
   }
 
   private CliRun verify() {
