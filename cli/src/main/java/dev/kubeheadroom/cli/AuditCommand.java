@@ -242,13 +242,16 @@ public final class AuditCommand implements Callable<Integer> {
     long differing = result.decisionsDiffering() + result.checkpointsDiffering();
     if (format != OutputFormat.table) {
       StructuredOutput.write(format, new AuditViews.VerifyReport(start, end, result.decisions(),
-          result.decisionsDiffering(), result.checkpoints(), result.checkpointsDiffering(), result.lines()), out);
+          result.decisionsDiffering(), result.checkpoints(), result.checkpointsDiffering(),
+          result.checkpointsUnverifiable(), result.lines()), out);
     } else {
       result.lines().forEach(out::println);
       out.printf(Locale.ROOT, "%d decisions in [%s, %s] re-derived: %d differ%n", result.decisions(), start, end,
           result.decisionsDiffering());
-      out.printf(Locale.ROOT, "%d checkpoints in [%s, %s] re-derived from the log: %d differ%n",
-          result.checkpoints(), start, end, result.checkpointsDiffering());
+      out.printf(Locale.ROOT, "%d checkpoints in [%s, %s] re-derived from the log: %d differ%s%n",
+          result.checkpoints(), start, end, result.checkpointsDiffering(), result.checkpointsUnverifiable() == 0 ? ""
+              : String.format(Locale.ROOT, ", %d not verifiable exactly (read order not recorded)",
+                  result.checkpointsUnverifiable()));
     }
     out.flush();
     return differing == 0 ? ExitCodes.OK : ExitCodes.BLOCKED;

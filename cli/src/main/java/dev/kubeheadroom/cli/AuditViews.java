@@ -84,11 +84,11 @@ final class AuditViews {
     }
   }
 
-  /** {@code audit --verify}: how many decisions re-derived, and each that did not. */
   /**
-   * {@code audit --verify}: decisions and checkpoints re-derived, and what differed, one line per
-   * problem as the text form prints them.
+   * {@code audit --verify}: decisions and checkpoints re-derived, what differed, and the
+   * checkpoints not verifiable exactly (their read order not recorded), one line per problem as
+   * the text form prints them.
    */
   record VerifyReport(Instant from, Instant to, long checked, long differing, long checkpoints,
-      long checkpointsDiffering, List<String> differences) {}
+      long checkpointsDiffering, long checkpointsNotVerifiable, List<String> differences) {}
 }

@@ -72,15 +72,35 @@ public final class CheckpointDerivation {
     }
   }
 
+  /** What a re-derivation gives for one checkpoint, and whether it can stand for the live one exactly. */
+  @FunctionalInterface
+  public interface Sink {
+    /**
+     * @param orderUnknown the boundary's cut is stored without this node's read order (written
+     *     before format 5, or in the interval a task was upgraded from a build that kept it in
+     *     memory only) and the node's records of the interval came from more than one topic: the
+     *     fold by record time may not be the task's, so a difference may be only read order
+     */
+    void accept(NodeCheckpoint checkpoint, boolean orderUnknown);
+  }
+
+  /** As below, without telling which checkpoints' read order is unknown. */
+  public static long deriveAt(TopicHistory history, Topics topics, Instant until, Map<Instant, Boundary> cuts,
+      Consumer<NodeCheckpoint> sink, Runnable perRecord) {
+    return deriveAt(history, topics, until, cuts, (c, unknown) -> sink.accept(c), perRecord);
+  }
+
   /**
    * As above, each node's records between two stored cuts folded in the order its task read them
    * where the boundary records it: the records below the cut are taken in record-time order, and
    * each node's among them put back in its own read order in the places they took (nodes fold
    * independently: a node's booking is a function of its own events). Each checkpoint taken at
-   * such a boundary carries the order it was derived with, as the stored one does.
+   * such a boundary carries the order it was derived with, as the stored one does. Where it does
+   * not, a node whose records of the interval all came from one topic is still folded exactly
+   * (one partition is read in offset order); one whose came from several is flagged to the sink.
    */
   public static long deriveAt(TopicHistory history, Topics topics, Instant until, Map<Instant, Boundary> cuts,
-      Consumer<NodeCheckpoint> sink, Runnable perRecord) {
+      Sink sink, Runnable perRecord) {
     Instant first = history.peekTime();
     if (first == null) {
       return 0;
@@ -89,12 +109,14 @@ public final class CheckpointDerivation {
       @Override
       public void checkpointed(NodeCheckpoint checkpoint) {
         if (!cuts.containsKey(checkpoint.at())) {
-          sink.accept(checkpoint);
+          sink.accept(checkpoint, false);
         }
       }
     };
     NavigableMap<Instant, Boundary> pending = new TreeMap<>(cuts);
     List<ConsumerRecord<String, byte[]>> interval = new ArrayList<>();
+    List<String> nodeKeyed = topics.nodeKeyed();
+    Map<String, Integer> topicsRead = new HashMap<>(); // per node, a bit per node-keyed topic read since the last cut
     long records = 0;
     try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), listener, first)) {
       Map.Entry<Instant, Boundary> cut = pending.firstEntry();
@@ -108,8 +130,11 @@ public final class CheckpointDerivation {
           fold(engine, ReadOrder.apply(interval, orders, topics));
           interval.clear();
           for (NodeCheckpoint c : engine.checkpoints(cut.getKey(), cut.getValue().cut())) {
-            sink.accept(orders.containsKey(c.node()) ? c.withOrder(orders.get(c.node())) : c);
+            boolean known = orders.containsKey(c.node());
+            sink.accept(known ? c.withOrder(orders.get(c.node())) : c,
+                !known && Integer.bitCount(topicsRead.getOrDefault(c.node(), 0)) > 1);
           }
+          topicsRead.clear();
           pending.pollFirstEntry();
           cut = pending.firstEntry();
           limits = cut == null ? Map.of() : limits(cut.getValue().cut());
@@ -119,6 +144,10 @@ public final class CheckpointDerivation {
           break;
         }
         history.nextBelow(limits);
+        int topic = r.key() == null ? -1 : nodeKeyed.indexOf(r.topic());
+        if (topic >= 0) {
+          topicsRead.merge(r.key(), 1 << topic, (a, b) -> a | b);
+        }
         if (cut != null && !cut.getValue().orders().isEmpty()) {
           interval.add(r); // folded at the cut, in its nodes' read order
         } else {

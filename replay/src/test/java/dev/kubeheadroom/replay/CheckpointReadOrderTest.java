@@ -47,7 +47,8 @@ class CheckpointReadOrderTest {
         new ArrivalOrder.Arrival(TOPICS.outcomes(), new ResizeOutcome("n1", "uid-a", "team-a", "a",
             OutcomeResult.CONFLICT, 2_000, T0.plus(Duration.ofMinutes(4)), "the pod changed"), 4),
         new ArrivalOrder.Arrival(TOPICS.nodes(), node(12_000), 3),
-        new ArrivalOrder.Arrival(TOPICS.pods(), pod("c", 400), 11)), c -> live.put(c.key(), c));
+        new ArrivalOrder.Arrival(TOPICS.pods(), pod("c", 400), 11),
+        new ArrivalOrder.Arrival(TOPICS.pods(), pod("d", 100), 21)), c -> live.put(c.key(), c));
   }
 
   @Test
@@ -76,6 +77,23 @@ class CheckpointReadOrderTest {
         stored.order());
     Map<String, NodeCheckpoint> derived = derive(boundaries(true));
     assertThat(CheckpointCodec.encode(derived.get(key(10)))).isNotEqualTo(CheckpointCodec.encode(tampered));
+  }
+
+  @Test
+  void withoutARecordedOrderAnIntervalOfSeveralTopicsIsFlaggedAndOneOfOneTopicIsNot() {
+    Map<String, Boolean> unknown = new HashMap<>();
+    try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(TOPICS), Duration.ofSeconds(5))) {
+      CheckpointDerivation.deriveAt(history, TOPICS, T0.plus(Duration.ofHours(1)), boundaries(false),
+          (c, orderUnknown) -> unknown.put(c.key(), orderUnknown), () -> { });
+    }
+    // minute 10: nodes, pods and outcomes read in an order not recorded; minute 20: pod c alone
+    assertThat(unknown).containsEntry(key(10), true).containsEntry(key(20), false);
+    Map<String, Boolean> recorded = new HashMap<>();
+    try (TopicHistory history = new TopicHistory(log.consumer(), Audit.inputTopics(TOPICS), Duration.ofSeconds(5))) {
+      CheckpointDerivation.deriveAt(history, TOPICS, T0.plus(Duration.ofHours(1)), boundaries(true),
+          (c, orderUnknown) -> recorded.put(c.key(), orderUnknown), () -> { });
+    }
+    assertThat(recorded).containsEntry(key(10), false).containsEntry(key(20), false);
   }
 
   /** The stored boundaries as {@code audit --verify} reads them: each cut, with the read orders or without. */

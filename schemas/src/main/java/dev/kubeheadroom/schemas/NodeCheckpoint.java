@@ -35,8 +35,9 @@ import java.util.Objects;
  * @param pods the live pods, sorted by uid
  * @param cut per input partition, the first offset not folded in; sorted by topic and partition
  * @param order the order the task read this node's records in since its previous boundary, as
- *     runs of one topic; null when not recorded (a checkpoint written before format 5, or by a
- *     task that started within the interval): {@code audit --verify} then folds them by time
+ *     runs of one topic; null when not recorded (a checkpoint written before format 5, or at the
+ *     boundary after its task was upgraded within the interval from a build that kept the order
+ *     in memory only): {@code audit --verify} then folds them by time
  */
 public record NodeCheckpoint(String node, Instant at, NodeSnapshot snapshot, List<CheckpointPod> pods,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Position> cut,

@@ -72,7 +72,7 @@ class CheckpointCodecTest {
       assertThat(CheckpointCodec.cut(HexFormat.of().parseHex(golden(older)))).isEqualTo(cut.cut());
       assertThat(CheckpointCodec.head(HexFormat.of().parseHex(golden(older))).order()).isNull();
     }
-    // an order not recorded (a task started within the interval) is written as such
+    // an order not recorded (format 4, or the boundary after an upgrade within the interval) is written as such
     assertThat(CheckpointCodec.decode(CheckpointCodec.encode(cut)).order()).isNull();
     assertThat(CheckpointCodec.decode(CheckpointCodec.encode(cut.withOrder(List.of()))).order()).isEmpty();
     // format 2 (no cut) and the JSON (format 1) read as the same booking without one

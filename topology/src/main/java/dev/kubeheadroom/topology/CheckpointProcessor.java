@@ -5,6 +5,7 @@ import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.topology.booking.Checkpoints;
 import dev.kubeheadroom.topology.booking.PodEntry;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,26 +46,38 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Each checkpoint also carries the order the task read its node's records in since the
  * previous boundary ({@link NodeCheckpoint#order}: runs of one topic), so {@code audit --verify}
  * folds them as the task did where a node's events on two topics do not commute. It is kept in
- * memory (a few runs per node touched in the interval): a task that starts or is revived within
- * an interval does not know what it read before, and writes that boundary's checkpoints without
- * one (the verifier then folds by record time, as for a checkpoint written before format 5).
+ * memory (a few runs per node touched in the interval) and mirrored in the same store, a cached
+ * put per record under the node's key ({@link ReadRuns#encoded}: a few bytes), deleted at the
+ * next boundary: a task restarted or revived within an interval goes on from the order it had
+ * committed, as from its cut. Only a store written by a build that did not keep the order (no
+ * {@code ordered} mark at its boundary) leaves that boundary's checkpoints without one (the
+ * verifier then folds by record time, as for a checkpoint written before format 5).
+ *
+ * <p>The store's values are bytes: the boundary and the offsets 8 bytes big-endian, as the
+ * {@code Long} serde wrote them before the order was stored (a store from then reads back as it is).
  */
 final class CheckpointProcessor implements Processor<String, byte[], String, NodeCheckpoint> {
   /** The last boundary's key in the cut store; a partition's key has a ':', no topic name does. */
   private static final String BOUNDARY = "boundary";
+  /** The boundary since which every record's read order is stored (absent: not kept then). */
+  private static final String ORDERED = "ordered";
+  /** A node's stored runs are under {@code /node}: neither a topic nor a node name has a '/'. */
+  private static final char ORDER = '/';
   private final long intervalMs;
   private final TopologyListener listener;
+  /** The task's source topics, in the order a stored run's topic index counts them. */
+  private final List<String> sources;
   private ProcessorContext<String, NodeCheckpoint> context;
   private KeyValueStore<String, NodeSnapshot> nodes;
   private KeyValueStore<String, PodEntry> pods;
   /** What {@link #boundary} and {@link #read} mirror, as last committed: restored on a revive. */
-  private KeyValueStore<String, Long> stored;
+  private KeyValueStore<String, byte[]> stored;
   private long boundary;
   /** The partitions read so far (a task reads one per node-keyed topic), in the order first read. */
   private final List<Read> read = new ArrayList<>(3);
   /** Per node, the runs of one topic read since the last boundary written. */
   private final ReadRuns orders = new ReadRuns();
-  /** Whether {@link #orders} holds every record read since the last boundary (false after a start within one). */
+  /** Whether {@link #orders} holds every record read since the last boundary (false after an upgrade within one). */
   private boolean orderKnown;
 
   /** A partition this task reads and the first offset it has not folded in. */
@@ -82,9 +95,10 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     }
   }
 
-  CheckpointProcessor(Duration interval, TopologyListener listener) {
+  CheckpointProcessor(Duration interval, TopologyListener listener, List<String> sources) {
     this.intervalMs = interval.toMillis();
     this.listener = listener;
+    this.sources = List.copyOf(sources);
   }
 
   @Override
@@ -97,15 +111,18 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
     // restored, never from what the aborted transaction left in memory.
     read.clear();
     orders.clear();
-    Long last = stored.get(BOUNDARY);
+    Long last = number(stored.get(BOUNDARY));
     boundary = last == null ? Long.MIN_VALUE : last;
-    orderKnown = last == null; // nothing read before: every record from here is noted
-    try (KeyValueIterator<String, Long> it = stored.all()) {
+    // nothing read before, or every record since the boundary noted in the store
+    orderKnown = last == null || last.equals(number(stored.get(ORDERED)));
+    try (KeyValueIterator<String, byte[]> it = stored.all()) {
       while (it.hasNext()) {
-        KeyValue<String, Long> kv = it.next();
+        KeyValue<String, byte[]> kv = it.next();
         int colon = kv.key.lastIndexOf(':');
-        if (colon > 0) {
-          read.add(new Read(kv.key.substring(0, colon), Integer.parseInt(kv.key.substring(colon + 1)), kv.value));
+        if (kv.key.charAt(0) == ORDER) {
+          orders.restore(kv.key.substring(1), kv.value, sources);
+        } else if (colon > 0) {
+          read.add(new Read(kv.key.substring(0, colon), Integer.parseInt(kv.key.substring(colon + 1)), number(kv.value)));
         }
       }
     }
@@ -120,7 +137,11 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
           write(Instant.ofEpochMilli(reached));
         }
         boundary = reached; // after the write: a checkpoint not sent is not remembered as written
-        stored.put(BOUNDARY, reached);
+        stored.put(BOUNDARY, bytes(reached));
+        stored.put(ORDERED, bytes(reached));
+        for (String node : orders.nodes()) {
+          stored.delete(ORDER + node);
+        }
         orders.clear();
         orderKnown = true;
       }
@@ -132,6 +153,7 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
         folded(meta.topic(), meta.partition(), meta.offset());
         if (record.key() != null) {
           orders.note(record.key(), meta.topic());
+          stored.put(ORDER + record.key(), orders.encoded(record.key(), sources));
         }
       }
     }
@@ -155,7 +177,15 @@ final class CheckpointProcessor implements Processor<String, byte[], String, Nod
       read.add(at);
     }
     at.next = offset + 1;
-    stored.put(at.key, at.next);
+    stored.put(at.key, bytes(at.next));
+  }
+
+  private static byte[] bytes(long value) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+  }
+
+  private static Long number(byte[] value) {
+    return value == null ? null : ByteBuffer.wrap(value).getLong();
   }
 
   private void write(Instant at) {

@@ -60,8 +60,9 @@ public final class HeadroomTopology {
   /** Per gang and node, the node's part of the gang ({@link GangPart}). */
   public static final String GANGS_STORE = "headroom-gangs";
   /**
-   * The checkpoint processor's progress: the last boundary it wrote and, per input partition, the
-   * first offset it has not folded in; committed with the checkpoints (a revive restores it).
+   * The checkpoint processor's progress: the last boundary it wrote, per input partition the
+   * first offset it has not folded in, and per node the read order since that boundary;
+   * committed with the checkpoints (a revive or restart goes on from it).
    */
   public static final String CHECKPOINT_CUT_STORE = "headroom-checkpoint-cut";
 
@@ -105,7 +106,8 @@ public final class HeadroomTopology {
     ProcessorSupplier<String, byte[], String, Object> decode = () -> new KeyedDecoder<>(
         NodeEvent.class, NodeEvent::node, "the event's node", BOOKING, DECODE, listener);
     ProcessorSupplier<String, byte[], String, NodeCheckpoint> checkpoint =
-        () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener);
+        () -> new CheckpointProcessor(CHECKPOINT_INTERVAL, listener,
+            List.of(topics.pods(), topics.nodes(), topics.outcomes()));
     ProcessorSupplier<String, Object, String, Object> booking =
         () -> new BookingProcessor(settings, globals, listener);
     ProcessorSupplier<String, byte[], String, Object> gangDecode = () -> new KeyedDecoder<>(
@@ -121,7 +123,7 @@ public final class HeadroomTopology {
         // booking processor owns: Kafka Streams connects stores by name, whatever the order.
         new Processing(CHECKPOINT, checkpoint, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE),
             List.of(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKPOINT_CUT_STORE),
-                Serdes.String(), Serdes.Long()).withCachingEnabled()),
+                Serdes.String(), Serdes.ByteArray()).withCachingEnabled()),
             List.of(NODES_STORE, PODS_STORE)),
         new Processing(DECODE, decode, List.of(PODS_SOURCE, NODES_SOURCE, OUTCOMES_SOURCE), List.of()),
         // Gangs (§11.6): the ceilings joined back by node enter the booking beside the events.

@@ -10,6 +10,8 @@ import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonSerde;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Position;
+import dev.kubeheadroom.schemas.NodeCheckpoint.Run;
 import dev.kubeheadroom.schemas.NodeDecision;
 import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
@@ -159,7 +161,59 @@ class TaskReviveTest {
   private static final Instant NEXT_BOUNDARY = T0.plus(HeadroomTopology.CHECKPOINT_INTERVAL);
 
   private static CheckpointProcessor checkpointProcessor() {
-    return new CheckpointProcessor(HeadroomTopology.CHECKPOINT_INTERVAL, TopologyListener.NONE);
+    Topics topics = Topics.defaults();
+    return new CheckpointProcessor(HeadroomTopology.CHECKPOINT_INTERVAL, TopologyListener.NONE,
+        List.of(topics.pods(), topics.nodes(), topics.outcomes()));
+  }
+
+  @Test
+  void aTaskRestartedWithinAnIntervalWritesTheReadOrderOfTheWholeInterval() {
+    MockProcessorContext<String, NodeCheckpoint> before = checkpointContext(Map.of());
+    CheckpointProcessor first = checkpointProcessor();
+    first.init(before);
+    read(first, before, "headroom.nodes", 3, T0.plusSeconds(1));
+    read(first, before, "headroom.pods", 7, T0.plusSeconds(2));
+    read(first, before, "headroom.pods", 8, T0.plusSeconds(3));
+    before.<KeyValueStore<String, NodeSnapshot>>getStateStore(HeadroomTopology.NODES_STORE).put("n1", TopologyHarness.node16());
+    Map<String, List<KeyValue<String, ?>>> committed = contents(before, CHECKPOINT_STORES);
+
+    CheckpointProcessor restarted = checkpointProcessor();
+    MockProcessorContext<String, NodeCheckpoint> after = checkpointContext(committed);
+    restarted.init(after);
+    read(restarted, after, "headroom.nodes", 4, T0.plusSeconds(4));
+    read(restarted, after, "headroom.pods", 9, NEXT_BOUNDARY.plusSeconds(5));
+    assertThat(checkpointsOf(after)).singleElement().satisfies(c -> assertThat(c.order()).as("read before and after")
+        .containsExactly(new Run("headroom.nodes", 1), new Run("headroom.pods", 2), new Run("headroom.nodes", 1)));
+
+    // the boundary written cleared the stored order: the next interval's starts afresh
+    CheckpointProcessor again = checkpointProcessor();
+    MockProcessorContext<String, NodeCheckpoint> later = checkpointContext(contents(after, CHECKPOINT_STORES));
+    again.init(later);
+    read(again, later, "headroom.pods", 10, NEXT_BOUNDARY.plus(HeadroomTopology.CHECKPOINT_INTERVAL));
+    assertThat(checkpointsOf(later)).singleElement().satisfies(c -> assertThat(c.order())
+        .containsExactly(new Run("headroom.pods", 1)));
+  }
+
+  @Test
+  void aStoreWrittenBeforeTheOrderWasKeptGivesThatBoundaryNoOrderAndTheNextOne() {
+    // the boundary and an offset as the Long serde wrote them, no order: a task read n1 then upgraded
+    Serde<Long> longs = Serdes.Long();
+    Map<String, List<KeyValue<String, ?>>> upgraded = Map.of(HeadroomTopology.CHECKPOINT_CUT_STORE, List.of(
+        KeyValue.pair("boundary", longs.serializer().serialize("", T0.toEpochMilli())),
+        KeyValue.pair("headroom.pods:0", longs.serializer().serialize("", 8L))),
+        HeadroomTopology.NODES_STORE, List.of(KeyValue.pair("n1", TopologyHarness.node16())));
+    MockProcessorContext<String, NodeCheckpoint> context = checkpointContext(upgraded);
+    CheckpointProcessor checkpoints = checkpointProcessor();
+    checkpoints.init(context);
+    read(checkpoints, context, "headroom.nodes", 3, T0.plusSeconds(4));
+    read(checkpoints, context, "headroom.pods", 8, NEXT_BOUNDARY.plusSeconds(5));
+    assertThat(checkpointsOf(context)).singleElement().satisfies(c -> {
+      assertThat(c.order()).as("what was read before the upgrade is not known").isNull();
+      assertThat(c.cut()).as("the stored offsets read back").contains(new Position("headroom.pods", 0, 8));
+    });
+    read(checkpoints, context, "headroom.pods", 9, NEXT_BOUNDARY.plus(HeadroomTopology.CHECKPOINT_INTERVAL));
+    assertThat(checkpointsOf(context)).last().satisfies(c -> assertThat(c.order())
+        .containsExactly(new Run("headroom.pods", 1)));
   }
 
   /**
@@ -194,15 +248,13 @@ class TaskReviveTest {
 
   /**
    * The same checkpoints; the cut's positions in any order (a restored one lists them by key);
-   * the read order not recorded (the task started again within the interval: what it read before
-   * is not known), where the first one had it.
+   * the same read order (restored from the store with the cut).
    */
   private static void assertSameCheckpoints(List<NodeCheckpoint> actual, List<NodeCheckpoint> expected) {
     assertThat(actual).as("the checkpoint the aborted transaction held, written again").hasSameSizeAs(expected);
     for (int i = 0; i < expected.size(); i++) {
-      assertThat(expected.get(i).order()).isNotNull();
-      assertThat(actual.get(i).order()).isNull();
-      assertThat(actual.get(i).withCut(List.of())).isEqualTo(expected.get(i).withCut(List.of()).withOrder(null));
+      assertThat(expected.get(i).order()).isNotEmpty();
+      assertThat(actual.get(i).withCut(List.of())).isEqualTo(expected.get(i).withCut(List.of()));
       assertThat(actual.get(i).cut()).as("at the committed cut").containsExactlyInAnyOrderElementsOf(expected.get(i).cut());
     }
   }
@@ -215,7 +267,7 @@ class TaskReviveTest {
     MockProcessorContext<String, NodeCheckpoint> context = new MockProcessorContext<>();
     add(context, HeadroomTopology.NODES_STORE, new JsonSerde<>(NodeSnapshot.class), restored);
     add(context, HeadroomTopology.PODS_STORE, new PodEntrySerde(), restored);
-    add(context, HeadroomTopology.CHECKPOINT_CUT_STORE, Serdes.Long(), restored);
+    add(context, HeadroomTopology.CHECKPOINT_CUT_STORE, Serdes.ByteArray(), restored);
     return context;
   }
 

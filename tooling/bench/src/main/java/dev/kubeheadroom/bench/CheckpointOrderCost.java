@@ -21,7 +21,9 @@ import java.util.Locale;
  * every 10 minutes of event time, as at a boundary); then the last boundary's checkpoints encoded
  * and decoded with the runs they got and without: bytes per checkpoint, CPU per record noted (the
  * history's records noted again in a loop of their own, boundary by boundary) and per checkpoint
- * encoded and decoded.
+ * encoded and decoded. And what keeping the order across a restart adds per record: the node's
+ * runs encoded for the {@code headroom-checkpoint-cut} store and its key made (CPU, in the same
+ * loop), the entry's bytes (key and value), and the entries a boundary deletes.
  *
  * <pre>
  * java -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.CheckpointOrderCost [events] [nodes] [hours]
@@ -49,7 +51,9 @@ public final class CheckpointOrderCost {
     ReadRuns runs = new ReadRuns();
     List<NodeCheckpoint> last;
     long noteNanos = 0;
+    long storeNanos = 0;
     long noted = 0;
+    List<String> sources = List.of(topics.pods(), topics.nodes(), topics.outcomes());
     try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start)) {
       long bucket = Long.MIN_VALUE;
       Instant lastBoundary = start;
@@ -70,8 +74,14 @@ public final class CheckpointOrderCost {
           .map(t -> new NodeCheckpoint.Position(t, 0, 1_000_000)).toList();
       last = engine.checkpoints(lastBoundary, cut).stream().map(c -> c.withOrder(runs.of(c.node()))).toList();
     }
-    // the noting alone, as the processor does it per record (a boundary clears), warmed up first
-    for (int round = 0; round < 6; round++) {
+    // the noting alone, as the processor does it per record (a boundary clears), warmed up first;
+    // then with the stored entry made, as the processor puts it (odd rounds)
+    long entryBytes = 0;
+    long entries = 0;
+    long deleted = 0;
+    long sink = 0;
+    for (int round = 0; round < 12; round++) {
+      boolean store = round % 2 == 1;
       ReadRuns timed = new ReadRuns();
       long bucket = Long.MIN_VALUE;
       long t = THREAD.getCurrentThreadCpuTime(); // CPU, not wall: the machine is shared
@@ -79,16 +89,34 @@ public final class CheckpointOrderCost {
         long b = Math.floorDiv(r.at().toEpochMilli(), interval);
         if (b > bucket) {
           bucket = b;
+          deleted += store && round == 11 ? timed.nodes().size() : 0;
           timed.clear();
         }
-        if (r.key() != null) {
+        if (r.key() != null && sources.contains(r.topic())) {
           timed.note(r.key(), r.topic());
+          if (store) {
+            String key = '/' + r.key();
+            byte[] value = timed.encoded(r.key(), sources);
+            sink += key.length() + value.length;
+            if (round == 11) {
+              entryBytes += key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + value.length;
+              entries++;
+            }
+          }
         }
       }
-      if (round >= 3) {
-        noteNanos += THREAD.getCurrentThreadCpuTime() - t;
-        noted += log.size();
+      if (round >= 6) {
+        long spent = THREAD.getCurrentThreadCpuTime() - t;
+        if (store) {
+          storeNanos += spent;
+        } else {
+          noteNanos += spent;
+          noted += log.size();
+        }
       }
+    }
+    if (sink == 42) {
+      System.out.println(); // keeps the work observable
     }
     long without = 0;
     long with = 0;
@@ -109,6 +137,24 @@ public final class CheckpointOrderCost {
         100.0 * (with - without) / without);
     System.out.printf(Locale.ROOT, "encode %.0f CPU-ns / decode %.0f CPU-ns per checkpoint without the order, %.0f / %.0f"
         + " with it%n", plain[0], plain[1], ordered[0], ordered[1]);
+    System.out.printf(Locale.ROOT, "kept across a restart: %.1f CPU-ns per record noted and its store entry made"
+        + " (+%.1f); %,d entries of %.1f bytes (key and value) on average; %,d deleted at the boundaries"
+        + " (%.1f per boundary)%n", (double) storeNanos / noted, (double) (storeNanos - noteNanos) / noted, entries,
+        (double) entryBytes / entries, deleted, (double) deleted / Math.max(1, span.toMinutes() / 10));
+    System.out.printf(Locale.ROOT, "the history folded through the topology again (warm; every store put, a commit per"
+        + " record): %.2f CPU-us per record%n", foldNanos(log, topics, start) / 1e3 / log.size());
+  }
+
+  /** Thread CPU of one fold of {@code log} through the topology (the replay's: a commit per record). */
+  private static long foldNanos(List<Read> log, Topics topics, Instant start) {
+    try (ReplayEngine engine = new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start)) {
+      long t = THREAD.getCurrentThreadCpuTime();
+      for (Read r : log) {
+        engine.pipeRaw(r.topic(), r.key(), r.value(), r.at());
+        engine.drainDecisions();
+      }
+      return THREAD.getCurrentThreadCpuTime() - t;
+    }
   }
 
   /** Mean encode and decode time of {@code checkpoints}, after a warm-up. */

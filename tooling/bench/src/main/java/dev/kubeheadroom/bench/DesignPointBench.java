@@ -70,7 +70,8 @@ import org.apache.kafka.clients.admin.Admin;
  * initial sync's resizes to stop, {@code --quiet-s} 20 without one, before the config change),
  * {@code --config-timeout-s} (1800: the config change ends earlier when every managed pod is at
  * its new limit), {@code --stall-s} (300: or when no resize has come this long), {@code
- * --skip-config}, {@code --warm-s} (30: churn before the kill).
+ * --skip-config} (skips phase 4 only: the initial sync's resizes are still counted), {@code --warm-s}
+ * (30: churn before the kill).
  */
 public final class DesignPointBench {
   private DesignPointBench() {}
@@ -137,10 +138,10 @@ public final class DesignPointBench {
           java.time.Instant syncStart = java.time.Instant.now();
           try (Pipeline ingest = sync.start(client, topics, registry); AutoCloseable restarts = supervise(ingest, out)) {
             sync.measure(registry, nodes);
+            ConfigChange change = new ConfigChange(api, cluster, seconds(a, "quiet-s", 20), seconds(a, "stall-s", 300),
+                actuatorMetrics, out);
+            change.awaitInitialSync(syncStart, seconds(a, "initial-quiet-timeout-s", 600)); // phase 3: a run's resizes count
             if (!a.containsKey("skip-config")) {
-              ConfigChange change = new ConfigChange(api, cluster, seconds(a, "quiet-s", 20), seconds(a, "stall-s", 300),
-                  actuatorMetrics, out);
-              change.awaitInitialSync(syncStart, seconds(a, "initial-quiet-timeout-s", 600));
               change.run(seconds(a, "config-timeout-s", 1800));
             }
             Path logs = Files.createDirectories(Path.of(a.getOrDefault("child-logs", work.resolve("logs").toString())));
