@@ -31,7 +31,8 @@ final class StreamsClients implements KafkaClientSupplier {
 
   @Override
   public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return producers.apply(new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
+    return new CommitRetryingProducer(
+        producers.apply(new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())));
   }
 
   @Override
