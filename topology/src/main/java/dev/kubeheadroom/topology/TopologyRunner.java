@@ -7,9 +7,11 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -102,10 +104,17 @@ public final class TopologyRunner implements AutoCloseable {
   /** As above; the topology reports itself failed after {@code stallBound} without progress while Kafka answers. */
   public static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener,
       Duration stallBound) {
+    return start(options, settings, listener, stallBound, UnaryOperator.identity());
+  }
+
+  /** As above, each stream thread's producer wrapped by {@code producers} (a test's fault injection). */
+  static TopologyRunner start(Options options, TopologySettings settings, TopologyListener listener,
+      Duration stallBound, UnaryOperator<Producer<byte[], byte[]>> producers) {
     Properties properties = properties(options, settings, listener);
     int budget = recordBudget(properties, settings.maxRecordBytes());
     TopologySettings fitted = settings.with(b -> b.maxRecordBytes = budget);
-    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
+    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties,
+        new StreamsClients(producers));
     ProgressProbe probe = new ProgressProbe(streams, Admin.create(adminProperties(options)), stallBound);
     streams.setGlobalStateRestoreListener(probe.restoreListener());
     TopologyRunner runner = new TopologyRunner(streams, probe);
