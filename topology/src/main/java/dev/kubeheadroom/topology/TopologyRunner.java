@@ -105,7 +105,8 @@ public final class TopologyRunner implements AutoCloseable {
     Properties properties = properties(options, settings, listener);
     int budget = recordBudget(properties, settings.maxRecordBytes());
     TopologySettings fitted = settings.with(b -> b.maxRecordBytes = budget);
-    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties);
+    KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties,
+        new LeavingClientSupplier());
     ProgressProbe probe = new ProgressProbe(streams, Admin.create(adminProperties(options)), stallBound);
     streams.setGlobalStateRestoreListener(probe.restoreListener());
     TopologyRunner runner = new TopologyRunner(streams, probe);
