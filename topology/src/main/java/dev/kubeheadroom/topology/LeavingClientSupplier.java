@@ -3,6 +3,7 @@ package dev.kubeheadroom.topology;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,7 +42,7 @@ final class LeavingClientSupplier implements KafkaClientSupplier {
     return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()) {
       @Override
       public void close(CloseOptions options) {
-        super.close(options.withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        super.close(options.withGroupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP));
       }
     };
   }
