@@ -4,7 +4,7 @@ import dev.kubeheadroom.cli.Subcommands;
 
 /**
  * The run the build records in {@code target/headroom.jsa}, the class-data archive (AppCDS) that
- * {@code ./headroom} starts the JVM with: the usage, the help of the commands people run by hand,
+ * {@code ./headroom} starts the JVM with: the usage (printed from the jar, and by picocli), the help of the commands people run by hand,
  * and {@code simulate} of a small log (the argument) in both output forms, through the command
  * line a process builds. What it prints is the build's to discard.
  */
@@ -13,6 +13,7 @@ final class ClassDataTraining {
 
   public static void main(String[] args) {
     String log = args[0];
+    PrintedUsage.print(new String[] {"--help"});
     run("--help");
     run("explain", "--help");
     run("audit", "--help");
