@@ -17,6 +17,7 @@ public final class Launcher {
     if (PrintedUsage.print(args)) {
       return; // the usage the build rendered, without building the command line
     }
+    Main.prepareAhead(args);
     System.exit(commandLine(System.in, Subcommands.namedIn(args)).execute(args));
   }
 
