@@ -1,6 +1,8 @@
 package dev.kubeheadroom.cli;
 
+import dev.kubeheadroom.replay.Simulation;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,7 +33,19 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    prepareAhead(args);
     System.exit(commandLine(System.in, LocalKafka.NONE, Subcommands.namedIn(args)).execute(args));
+  }
+
+  /**
+   * Starts on other threads what the command {@code args} name will need first, while the
+   * process parses them (a process's entry point calls it; tooling/launcher/DESIGN.md, "Start-up").
+   */
+  public static void prepareAhead(String... args) {
+    List<String> words = Arrays.asList(args);
+    if (words.contains("simulate") && !words.contains("--help") && !words.contains("-h")) {
+      Simulation.prepareAhead();
+    }
   }
 
   /** The configured command line; tests run subcommands through this too. */

@@ -24,7 +24,6 @@ import java.util.Arrays;
  * {@code {}} at its start, or at the end of the input, and is then malformed as usual.
  */
 public final class PrettyJsonLines extends InputStream {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final byte[] NONE = new byte[0];
 
   private final InputStream in;
@@ -150,7 +149,7 @@ public final class PrettyJsonLines extends InputStream {
   private static byte[] upsert(byte[] object) {
     JsonNode tree;
     try {
-      tree = JSON.readTree(object);
+      tree = Mapper.JSON.readTree(object);
     } catch (IOException e) {
       return object; // malformed: the reader names it
     }
@@ -159,6 +158,14 @@ public final class PrettyJsonLines extends InputStream {
     }
     return ("{\"type\":\"MODIFIED\",\"object\":" + new String(object, StandardCharsets.UTF_8).strip() + "}")
         .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The mapper, made on the first pretty-printed object: a log in the usual form never needs it,
+   * and creating one is a tenth of a short {@code simulate}'s start-up.
+   */
+  private static final class Mapper {
+    static final ObjectMapper JSON = new ObjectMapper();
   }
 
   /** The LF ending the line at {@code pos}, with the whole line in the buffer; {@code limit} at the end of input. */

@@ -4,20 +4,23 @@ import dev.kubeheadroom.cli.Subcommands;
 
 /**
  * The run the build records in {@code target/headroom.jsa}, the class-data archive (AppCDS) that
- * {@code ./headroom} starts the JVM with: the usage, the help of the commands people run by hand,
- * and {@code simulate} of a small log (the argument) in both output forms, through the command
- * line a process builds. What it prints is the build's to discard.
+ * {@code ./headroom} starts the JVM with: the usage (printed from the jar, and by picocli), the
+ * help of the commands people run by hand, and {@code simulate} of small logs (the arguments: one
+ * with a HeadroomConfig, whose binding is a path of its own) in both output forms, through the
+ * command line a process builds. What it prints is the build's to discard.
  */
 final class ClassDataTraining {
   private ClassDataTraining() {}
 
   public static void main(String[] args) {
-    String log = args[0];
+    PrintedUsage.print(new String[] {"--help"});
     run("--help");
     run("explain", "--help");
     run("audit", "--help");
-    run("simulate", "--watch-log", log, "-o", "json");
-    run("simulate", "--watch-log", log, "-o", "table");
+    for (String log : args) {
+      run("simulate", "--watch-log", log, "-o", "json");
+      run("simulate", "--watch-log", log, "-o", "table");
+    }
   }
 
   private static void run(String... args) {

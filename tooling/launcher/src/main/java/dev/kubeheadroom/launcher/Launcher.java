@@ -14,6 +14,10 @@ public final class Launcher {
   private Launcher() {}
 
   public static void main(String[] args) {
+    if (PrintedUsage.print(args)) {
+      return; // the usage the build rendered, without building the command line
+    }
+    Main.prepareAhead(args);
     System.exit(commandLine(System.in, Subcommands.namedIn(args)).execute(args));
   }
 
