@@ -7,6 +7,8 @@ import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointDerivation;
 import dev.kubeheadroom.replay.CheckpointReader;
 import dev.kubeheadroom.replay.NodeLookback;
+import dev.kubeheadroom.replay.PodPlaces;
+import dev.kubeheadroom.replay.StoredCut;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
@@ -23,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,8 +45,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@link CheckpointDerivation}, the path {@code audit --verify} takes, which a test holds equal
  * to the live topology's), then {@code audit --at T} timed for T an hour in, in the middle and
  * near the end, on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
- * TopicHistory} from the cut, {@link Audit#resume}) and one node ({@code --node}: {@link
- * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}).
+ * TopicHistory} from the cut, {@link Audit#resume}), one node ({@code --node}: {@link
+ * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}) and one pod
+ * ({@code --pod}, a pod of that node: {@link CheckpointReader#latestStored}, {@link PodPlaces}).
  *
  * <pre>
  * java -Xmx6g -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.CheckpointAuditBench [nodes] [events...]
@@ -109,7 +113,8 @@ public final class CheckpointAuditBench {
       for (Instant at : moments) {
         for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
-          auditNode(kafka.bootstrapServers(), topics, at, NODE, "run " + run);
+          PodRef pod = auditNode(kafka.bootstrapServers(), topics, at, NODE, "run " + run);
+          auditPod(kafka.bootstrapServers(), topics, at, pod, "run " + run);
           if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
             audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
           }
@@ -121,7 +126,8 @@ public final class CheckpointAuditBench {
         Thread.sleep(60_000);
         for (Instant at : moments) {
           audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
-          auditNode(kafka.bootstrapServers(), topics, at, NODE, "repeat " + round);
+          PodRef pod = auditNode(kafka.bootstrapServers(), topics, at, NODE, "repeat " + round);
+          auditPod(kafka.bootstrapServers(), topics, at, pod, "repeat " + round);
           if (BOTH_FETCH_SIZES) {
             audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
           }
@@ -203,11 +209,48 @@ public final class CheckpointAuditBench {
     }
   }
 
+  /** A pod the node holds at the moment: the one {@code audit --at --pod} asks about. */
+  private record PodRef(String namespace, String name) {}
+
+  /**
+   * {@code headroom audit --at --pod} as the CLI runs it (AuditReplay.replayPod, then the
+   * look-back): the stored cut read whole but decoded only where the pod's name is, the pods
+   * topic past the cut read for its snapshots, then only its nodes' records folded.
+   */
+  private static void auditPod(String bootstrap, Topics topics, Instant at, PodRef pod, String run) {
+    long cpu = ProcessCpu.nanos();
+    long t = System.nanoTime();
+    StoredCut stored;
+    try (var consumer = AuditBench.consumer(bootstrap, CheckpointReader.consumerSettings())) {
+      stored = new CheckpointReader(consumer, TIMEOUT).latestStored(topics.checkpoints(), at.minus(Audit.SETTLE))
+          .orElseThrow();
+    }
+    long[] read = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+    try (Audit audit = new PodPlaces(pod.namespace(), pod.name()).replay(stored, () -> AuditBench.consumer(bootstrap),
+        TIMEOUT, topics, at, (n, when) -> { })) {
+      long[] replayed = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+      Map.Entry<String, String> where = audit.locate(pod.namespace(), pod.name()).orElseThrow();
+      try (var consumer = AuditBench.consumer(bootstrap, NodeLookback.consumerSettings())) {
+        audit.complete(new NodeLookback(consumer, TIMEOUT), topics, where.getKey(), Set.of(where.getValue()));
+      }
+      long total = System.nanoTime() - t;
+      long totalCpu = ProcessCpu.nanos() - cpu;
+      System.out.printf(Locale.ROOT,
+          "  audit --at %s --pod %s/%s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s"
+              + " (%,d nodes) read in %.2f s (%.2f CPU-s); %d node(s) replayed, %,d records in %.2f s (%.2f CPU-s);"
+              + " look-back %.2f s (%.2f CPU-s); load average %s%n",
+          at, pod.namespace(), pod.name(), run, seconds(total), seconds(totalCpu), stored.at(), stored.size(),
+          seconds(read[0]), seconds(read[1]), audit.nodes().size(), audit.records(), seconds(replayed[0] - read[0]),
+          seconds(replayed[1] - read[1]), seconds(total - replayed[0]), seconds(totalCpu - replayed[1]),
+          loadAverage());
+    }
+  }
+
   /**
    * {@code headroom audit --at --node} as the CLI runs it (AuditReplay.replayNode, then the
    * look-back of AuditReplay.complete): the node's checkpoint and its records only.
    */
-  private static void auditNode(String bootstrap, Topics topics, Instant at, String node, String run) {
+  private static PodRef auditNode(String bootstrap, Topics topics, Instant at, String node, String run) {
     long cpu = ProcessCpu.nanos();
     long t = System.nanoTime();
     CheckpointCut cut;
@@ -235,6 +278,8 @@ public final class CheckpointAuditBench {
           seconds(read[1]), audit.records(), seconds(replayed[0] - read[0]), seconds(replayed[1] - read[1]),
           audit.booking(node).pods().size(), back, seconds(total - replayed[0]), seconds(totalCpu - replayed[1]),
           loadAverage());
+      var first = audit.booking(node).pods().values().iterator().next().pod();
+      return new PodRef(first.namespace(), first.name());
     }
   }
 
