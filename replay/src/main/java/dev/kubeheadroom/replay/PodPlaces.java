@@ -72,7 +72,7 @@ public final class PodPlaces {
     return nodes;
   }
 
-  private boolean heldBy(NodeCheckpoint c) {
+  boolean heldBy(NodeCheckpoint c) {
     return c.pods().stream().anyMatch(p -> namespace.equals(p.pod().namespace()) && name.equals(p.pod().name()));
   }
 
