@@ -165,7 +165,8 @@ public final class Audit implements AutoCloseable {
   /** The replay; of the node-keyed topics only the records of {@code nodes} folded when it is not null. */
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
       CheckpointCut cut, Listener listener, Set<String> nodes) {
-    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
+    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start,
+        InlineTopology.WITHOUT_CHECKPOINTS));
     List<String> global = topics.compacted();
     boolean restored = cut == null;
     try {
