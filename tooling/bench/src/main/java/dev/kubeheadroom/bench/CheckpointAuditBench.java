@@ -16,6 +16,7 @@ import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.CheckpointPartitioner;
+import dev.kubeheadroom.topology.HeadroomTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * checkpoints topic as the live topology writes them (re-derived per partition, in parallel:
  * {@link CheckpointDerivation}, the path {@code audit --verify} takes, which a test holds equal
  * to the live topology's), then {@code audit --at T} timed for T an hour in, in the middle and
- * near the end, on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
+ * near the end (each the moment nearby farthest past its cut: {@link #farthestFromCut}), on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
  * TopicHistory} from the cut, {@link Audit#resume}), one node ({@code --node}: {@link
  * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}) and one pod
  * ({@code --pod}, a pod of that node: {@link CheckpointReader#latestStored}, {@link PodPlaces}).
@@ -107,9 +108,10 @@ public final class CheckpointAuditBench {
           FULL_DERIVATION ? "full derivation" : "fold", written, seconds(System.nanoTime() - t),
           seconds(ProcessCpu.nanos() - cpu), loadAverage());
       Instant first = last.minus(span);
-      // the start (an hour in: the first boundaries plus the settling), the middle, the end
-      List<Instant> moments = List.of(first.plus(Duration.ofHours(1)), first.plus(span.dividedBy(2)),
-          last.minusSeconds(1));
+      // the start (an hour in: the first boundaries plus the settling), the middle, the end; each
+      // the worst moment near them (farthest past its cut)
+      List<Instant> moments = List.of(farthestFromCut(first.plus(Duration.ofHours(1))),
+          farthestFromCut(first.plus(span.dividedBy(2))), farthestFromCut(last.minusSeconds(1)));
       for (Instant at : moments) {
         for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
@@ -136,6 +138,17 @@ public final class CheckpointAuditBench {
     } finally {
       TempDirs.deleteQuietly(dataDir);
     }
+  }
+
+  /**
+   * The latest moment at or before {@code t} one second short of a boundary plus {@link
+   * Audit#SETTLE} plus an interval: its cut (the last boundary {@code SETTLE} before it) is the
+   * farthest back an audit starts, so it replays the most and crosses a boundary.
+   */
+  static Instant farthestFromCut(Instant t) {
+    long interval = HeadroomTopology.CHECKPOINT_INTERVAL.toMillis();
+    long past = Audit.SETTLE.toMillis() + interval - 1_000;
+    return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli() - past, interval) * interval + past);
   }
 
   /** One replay per partition, in parallel; every checkpoint produced with its boundary as time. */
