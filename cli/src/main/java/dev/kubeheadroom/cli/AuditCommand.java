@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     // One element per sentence: picocli wraps each element on its own.
     description = {"Replays the event log: the limit in force at a past moment, and why.",
         "With --at and --pod or --node, replays from the last checkpoint 5 minutes or more before that moment "
-            + "(with --node, that node's checkpoint and events only).",
+            + "(with --node, that node's checkpoint and events only; with --pod, those of the nodes it was on).",
         "With --from and --to and --pod or --node, shows how the limits moved over that window and why; "
             + "-o html draws it as one self-contained page.",
         "With --verify, checks that every decision and checkpoint in [--from, --to] re-derives "
@@ -132,9 +132,7 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     KafkaConnection connection = kafka.connect(System.getenv());
     try (connection) {
-      Optional<Audit> alone = fullReplay || subject == null || subject.node == null ? Optional.empty()
-          : AuditReplay.replayNode(connection, topicOptions.topics(), when, subject.node, err,
-              report.progress(err, spec.name()));
+      Optional<Audit> alone = alone(connection, when, err);
       Audit audit = alone.isPresent() ? alone.get() : AuditReplay.replay(connection, topicOptions.topics(), when,
           !fullReplay, err, report.progress(err, spec.name()));
       try {
@@ -147,6 +145,26 @@ public final class AuditCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError(e.getMessage());
     }
+  }
+
+  /**
+   * The replay of only the node asked about, or of the nodes the pod asked about was on, when it
+   * can answer (AuditReplay.replayNode, replayPod); else empty: every node is replayed.
+   */
+  private Optional<Audit> alone(KafkaConnection connection, Instant when, PrintWriter err) {
+    if (fullReplay || subject == null) {
+      return Optional.empty();
+    }
+    if (subject.node != null) {
+      return AuditReplay.replayNode(connection, topicOptions.topics(), when, subject.node, err,
+          report.progress(err, spec.name()));
+    }
+    String[] parts = subject.pod.split("/", 2);
+    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+      throw new UserError("--pod " + subject.pod + ": expected NAMESPACE/NAME");
+    }
+    return AuditReplay.replayPod(connection, topicOptions.topics(), when, parts[0], parts[1], err,
+        report.progress(err, spec.name()));
   }
 
   /** The pod or the node asked about: their last decisions and outcomes from before a checkpoint start. */

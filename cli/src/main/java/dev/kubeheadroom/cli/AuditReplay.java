@@ -4,11 +4,14 @@ import dev.kubeheadroom.replay.Audit;
 import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointReader;
 import dev.kubeheadroom.replay.NodeLookback;
+import dev.kubeheadroom.replay.PodPlaces;
+import dev.kubeheadroom.replay.StoredCut;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.Topics;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -88,6 +91,42 @@ final class AuditReplay {
       audit = Audit.resumeNode(cut.get(), history, topics, when, node, (n, t) -> shown.between(at, t, when));
       shown.done();
     }
+    return withoutGangs(audit, node, err);
+  }
+
+  /**
+   * {@code audit --at --pod} and {@code explain}: the replay of only the nodes the pod can be on
+   * ({@link PodPlaces}: the checkpoints holding it and the nodes of its snapshots past the cut),
+   * from the last checkpoint, when the checkpoints topic holds one and no pod on the pod's node at
+   * the moment is in a gang; else empty: the whole cluster is replayed.
+   */
+  static Optional<Audit> replayPod(KafkaConnection connection, Topics topics, Instant when, String namespace,
+      String name, PrintWriter err, Progress shown) {
+    Optional<StoredCut> stored;
+    try (KafkaConsumer<String, byte[]> consumer = AuditCommand.consumer(connection,
+        CheckpointReader.consumerSettings())) {
+      stored = new CheckpointReader(consumer, AuditCommand.KAFKA_TIMEOUT).latestStored(topics.checkpoints(),
+          when.minus(Audit.SETTLE));
+    }
+    if (stored.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant at = stored.get().at();
+    err.printf(Locale.ROOT, "headroom audit: starting from the checkpoint at %s, only the nodes pod %s/%s was on%n",
+        at, namespace, name);
+    err.flush();
+    Audit audit = new PodPlaces(namespace, name).replay(stored.get(), () -> AuditCommand.consumer(connection),
+        AuditCommand.KAFKA_TIMEOUT, topics, when, (n, t) -> shown.between(at, t, when));
+    shown.done();
+    Optional<String> node = audit.locate(namespace, name).map(Map.Entry::getKey);
+    return node.isEmpty() ? Optional.of(audit) : withoutGangs(audit, node.get(), err);
+  }
+
+  /**
+   * {@code audit}, unless {@code node} holds gang members (their limits can follow members on
+   * nodes it did not replay): then closed, and empty.
+   */
+  private static Optional<Audit> withoutGangs(Audit audit, String node, PrintWriter err) {
     if (audit.inGang(node)) {
       audit.close();
       err.printf(Locale.ROOT, "headroom audit: node %s holds gang members: replaying every node%n", node);

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Supplier;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -67,20 +68,30 @@ class CheckpointAnswerPropertyTest {
   /** An event made when it is due, from the cluster as it is then (a snapshot carries the current limits). */
   private record Due(Instant at, long seq, Supplier<Raw> make) {}
 
-  /** The history, recorded once per JVM. */
+  /** The histories, each recorded once per JVM: without re-creations, and with them. */
   private static final class Recorded {
-    static final Recorded HISTORY = new Recorded();
+    static final Recorded HISTORY = new Recorded(false);
+    /** As {@link #HISTORY}, some pods also deleted and created again under their names. */
+    static final Recorded RECREATING = new Recorded(true);
     final KafkaBroker kafka = TestKafka.shared();
     final Topics topics = new Topics(TestKafka.uniqueName("answers") + ".");
 
-    private Recorded() {
+    private Recorded(boolean recreating) {
       try (Admin admin = kafka.admin()) {
         TopicBootstrap.ensure(admin, topics, TopicLayout.singleBroker(PARTITIONS), Duration.ofSeconds(30));
       }
       List<NodeDecision> decisions = new ArrayList<>();
-      List<Raw> log = new Cluster(topics).run(decisions);
+      Cluster cluster = new Cluster(topics, recreating);
+      List<Raw> log = cluster.run(decisions);
+      names = List.copyOf(cluster.named);
+      recreated = List.copyOf(cluster.recreated);
       RecordedHistory.write(kafka, topics, PARTITIONS, T0, log, decisions);
     }
+
+    /** Every pod name the history used. */
+    final List<String> names;
+    /** Each re-creation of a pod under its name (on another node or the same), and when. */
+    final List<Map.Entry<String, Instant>> recreated;
   }
 
   /** A cluster with an actuator, run through the topology: the log it leaves and the decisions taken. */
@@ -91,9 +102,15 @@ class CheckpointAnswerPropertyTest {
     final Map<String, PodSnapshot> pods = new HashMap<>();
     long seq;
     int names;
+    final List<String> named = new ArrayList<>();
+    final List<Map.Entry<String, Instant>> recreated = new ArrayList<>();
 
-    Cluster(Topics topics) {
+    /** Whether some pods are deleted and created again under their names. */
+    final boolean recreating;
+
+    Cluster(Topics topics, boolean recreating) {
       this.topics = topics;
+      this.recreating = recreating;
     }
 
     void at(Instant at, Supplier<Raw> make) {
@@ -111,14 +128,17 @@ class CheckpointAnswerPropertyTest {
       }
       for (Instant at = T0.plusSeconds(40); at.isBefore(T0.plus(SPAN)); at = at.plusSeconds(20 + random.nextInt(100))) {
         Instant when = at;
-        int kind = random.nextInt(10);
+        int kind = random.nextInt(recreating ? 11 : 10);
         String node = NODES.get(random.nextInt(NODES.size()));
         if (kind < 5) {
           String name = "web-" + names++;
+          named.add(name);
           long request = 100 + 50L * random.nextInt(16);
-          at(when, () -> pod(new PodSnapshot("uid-" + name, "team-a", name, node, "Running", "Burstable", "1", 1,
-              null, 0, null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, request, 0,
-              false, false)), ResizeStatus.NONE), when));
+          at(when, () -> created("uid-" + name, name, node, request, when));
+        } else if (kind == 10) {
+          String to = NODES.get(random.nextInt(NODES.size()));
+          long request = 100 + 50L * random.nextInt(16);
+          at(when, () -> recreated(node, to, request, when));
         } else if (kind < 8) {
           long request = 100 + 50L * random.nextInt(16);
           at(when, () -> changed(node, request, when));
@@ -180,6 +200,29 @@ class CheckpointAnswerPropertyTest {
     Raw pod(PodSnapshot p, Instant at) {
       pods.put(p.uid(), p);
       return new Raw(topics.pods(), p.node(), JsonCodec.encode(p), at);
+    }
+
+    Raw created(String uid, String name, String node, long request, Instant at) {
+      return pod(new PodSnapshot(uid, "team-a", name, node, "Running", "Burstable", "1", 1,
+          null, 0, null, false, List.of(), List.of(new ContainerSnapshot("app", ContainerKind.APP, request, 0,
+          false, false)), ResizeStatus.NONE), at);
+    }
+
+    /**
+     * A pod of {@code node} deleted, and created again under its name (a new uid) on {@code to}
+     * (perhaps the same node) ten seconds later, as a StatefulSet's pod is; nothing when the node
+     * has none.
+     */
+    Raw recreated(String node, String to, long request, Instant at) {
+      Raw removed = removed(node, at);
+      if (removed != null) {
+        String name = JsonCodec.decode(removed.value(), PodRemoved.class).name();
+        Instant again = at.plusSeconds(10);
+        recreated.add(Map.entry(name, again));
+        String uid = "uid-" + name + "." + recreated.size();
+        at(again, () -> created(uid, name, to, request, again));
+      }
+      return removed;
     }
 
     /** A pod of {@code node} with a new request (its limit kept), or nothing when it has none. */
@@ -274,6 +317,70 @@ class CheckpointAnswerPropertyTest {
       }
       assertThat(pods).isPositive();
     }
+  }
+
+  /**
+   * {@code audit --at --pod} and {@code explain}: the replay of only the nodes the pod can be on
+   * (AuditReplay.replayPod) answers as the whole log's replay does, for every pod re-created
+   * under its name (moved to another node or not) and a few others, among them some deleted by
+   * then: the same explanation, or the same absence.
+   */
+  @Property(tries = 8, shrinking = ShrinkingMode.OFF)
+  void aPodReplayedWithItsNodesAnswersAsTheWholeReplay(@ForAll @LongRange(min = 900, max = 6000) long secondsIn) {
+    podAnswersMatch(T0.plusSeconds(secondsIn), new Random(secondsIn));
+  }
+
+  /**
+   * Over moments ten minutes apart, the pod path meets pods re-created after the checkpoint it
+   * starts from: found on their new node through the pods records past the cut.
+   */
+  @Example
+  void aPodReCreatedAfterTheCheckpointIsFoundOnItsNewNode() {
+    int after = 0;
+    for (Instant at = T0.plus(Duration.ofMinutes(16)); at.isBefore(T0.plus(SPAN)); at = at.plus(Duration.ofMinutes(10))) {
+      after += podAnswersMatch(at, new Random(at.getEpochSecond()));
+    }
+    assertThat(after).isPositive();
+  }
+
+  /** Checks the pod path at {@code at}; returns how many of the pods checked were re-created past its cut. */
+  private static int podAnswersMatch(Instant at, Random random) {
+    Recorded h = Recorded.RECREATING;
+    List<String> asked = new ArrayList<>(h.recreated.stream().map(Map.Entry::getKey).distinct().toList());
+    for (int i = 0; i < 5; i++) {
+      asked.add(h.names.get(random.nextInt(h.names.size())));
+    }
+    int after = 0;
+    PrintWriter err = new PrintWriter(new StringWriter());
+    try (KafkaConnection kafka = new KafkaConnection(h.kafka.bootstrapServers(), Map.of(), null);
+         Audit whole = AuditReplay.replay(kafka, h.topics, at, false, err, Progress.of(err, "audit", false))) {
+      for (String name : asked) {
+        Optional<Explanation> expected = podExplained(kafka, h.topics, whole, name, err);
+        try (Audit alone = AuditReplay.replayPod(kafka, h.topics, at, "team-a", name, err,
+            Progress.of(err, "audit", false)).orElseThrow()) {
+          Instant cut = alone.resumedFrom().orElseThrow();
+          if (h.recreated.stream().noneMatch(r -> r.getKey().equals(name))) {
+            assertThat(alone.nodes().size()).as("nodes replayed for %s at %s", name, at).isLessThanOrEqualTo(1);
+          }
+          Optional<Explanation> answer = podExplained(kafka, h.topics, alone, name, err);
+          assertThat(answer.isPresent()).as("%s at %s", name, at).isEqualTo(expected.isPresent());
+          answer.ifPresent(e -> assertThat(e).as("%s at %s", name, at).usingRecursiveComparison()
+              .isEqualTo(expected.get()));
+          after += h.recreated.stream().anyMatch(r -> r.getKey().equals(name) && r.getValue().isAfter(cut)
+              && !r.getValue().isAfter(at)) && answer.isPresent() ? 1 : 0;
+        }
+      }
+    }
+    return after;
+  }
+
+  /** Pod team-a/{@code name} explained as of the replayed moment, its last decision and outcome completed. */
+  private static Optional<Explanation> podExplained(KafkaConnection kafka, Topics topics, Audit audit, String name,
+      PrintWriter err) {
+    return audit.locate("team-a", name).map(where -> {
+      AuditReplay.complete(kafka, topics, audit, where.getKey(), Set.of(where.getValue()), err);
+      return audit.explain(where.getKey(), where.getValue());
+    });
   }
 
   /** Every pod on every node at {@code at}, explained. */

@@ -140,23 +140,33 @@ public final class Audit implements AutoCloseable {
    */
   public static Audit resumeNode(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, String node,
       Progress progress) {
-    return resume(cut, history, topics, at, progress, Listener.NONE, node);
+    return resumeNodes(cut, history, topics, at, Set.of(node), progress);
+  }
+
+  /**
+   * As {@link #resumeNode}, folding the node-keyed records of each of {@code nodes} (each node's
+   * replay is its own: {@link PodPlaces} replays the few nodes a pod was on).
+   */
+  public static Audit resumeNodes(CheckpointCut cut, TopicHistory history, Topics topics, Instant at,
+      Set<String> nodes, Progress progress) {
+    return resume(cut, history, topics, at, progress, Listener.NONE, Set.copyOf(nodes));
   }
 
   private static Audit resume(CheckpointCut cut, TopicHistory history, Topics topics, Instant at, Progress progress,
-      Listener listener, String node) {
+      Listener listener, Set<String> nodes) {
     if (at.isBefore(cut.at())) {
       throw new IllegalArgumentException(at + " is before the checkpoint at " + cut.at());
     }
     Instant first = history.peekTime();
     Instant start = first == null || first.isAfter(cut.at()) ? cut.at() : first;
-    return run(history, topics, at, progress, start, cut, listener, node);
+    return run(history, topics, at, progress, start, cut, listener, nodes);
   }
 
-  /** The replay; of the node-keyed topics only {@code node}'s records folded when it is not null. */
+  /** The replay; of the node-keyed topics only the records of {@code nodes} folded when it is not null. */
   private static Audit run(TopicHistory history, Topics topics, Instant at, Progress progress, Instant start,
-      CheckpointCut cut, Listener listener, String node) {
-    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start));
+      CheckpointCut cut, Listener listener, Set<String> nodes) {
+    Audit audit = new Audit(new ReplayEngine(TopologySettings.defaults(topics), TopologyListener.NONE, start,
+        InlineTopology.WITHOUT_CHECKPOINTS));
     List<String> global = topics.compacted();
     boolean restored = cut == null;
     try {
@@ -167,7 +177,7 @@ public final class Audit implements AutoCloseable {
           audit.restore(cut, next);
           restored = true;
         }
-        if (node != null && !global.contains(r.topic()) && !node.equals(r.key())) {
+        if (nodes != null && !global.contains(r.topic()) && (r.key() == null || !nodes.contains(r.key()))) {
           audit.engine.advanceTo(next); // another node's record: only the clock
           audit.drain();
           continue;

@@ -67,11 +67,16 @@ public final class CheckpointReader {
 
   /** The cut at the latest boundary at or before {@code at}, if the topic holds one. */
   public Optional<CheckpointCut> latest(String topic, Instant at) {
-    List<TopicPartition> partitions = partitions(topic);
-    if (partitions.isEmpty()) {
-      return Optional.empty(); // no checkpoints topic: a pipeline from before checkpoints
-    }
-    return latest(partitions, at, null);
+    return boundary(partitions(topic), at).map(CheckpointReader::wholeCut);
+  }
+
+  /**
+   * The cut at the latest boundary at or before {@code at} as stored, decoded only on demand: what
+   * an audit of one pod starts from ({@link PodPlaces}), which decodes only the checkpoints of the
+   * nodes the pod was on.
+   */
+  public Optional<StoredCut> latestStored(String topic, Instant at) {
+    return boundary(partitions(topic), at).map(b -> StoredCut.of(b.at(), b.records()));
   }
 
   /**
@@ -88,11 +93,17 @@ public final class CheckpointReader {
       return Optional.empty();
     }
     TopicPartition own = new TopicPartition(topic, CheckpointPartitioner.partition(node, partitions.size()));
-    return latest(List.of(own), at, node);
+    return boundary(List.of(own), at).map(b -> nodeCut(b.records(), b.at(), node));
   }
 
-  /** The cut over {@code partitions}: every node's, or only {@code node}'s when not null. */
-  private Optional<CheckpointCut> latest(List<TopicPartition> partitions, Instant at, String node) {
+  /** A boundary and its checkpoint records (values not null, record time the boundary). */
+  private record Boundary(Instant at, List<ConsumerRecord<String, byte[]>> records) {}
+
+  /** The latest boundary at or before {@code at} in {@code partitions}, with its records. */
+  private Optional<Boundary> boundary(List<TopicPartition> partitions, Instant at) {
+    if (partitions.isEmpty()) {
+      return Optional.empty(); // no checkpoints topic: a pipeline from before checkpoints
+    }
     consumer.assign(partitions);
     Map<TopicPartition, Long> begins = consumer.beginningOffsets(partitions, timeout);
     Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
@@ -111,26 +122,22 @@ public final class CheckpointReader {
     if (boundary == Long.MIN_VALUE) {
       return Optional.empty();
     }
-    return Optional.of(cut(partitions, Instant.ofEpochMilli(boundary), ends, node));
-  }
-
-  private CheckpointCut cut(List<TopicPartition> partitions, Instant boundary, Map<TopicPartition, Long> ends,
-      String node) {
-    long ms = boundary.toEpochMilli();
+    long ms = boundary;
     Map<TopicPartition, Long> starts = offsetsAfter(partitions, ms, ends);
     Map<TopicPartition, Range> ranges = new HashMap<>();
     partitions.forEach(tp -> ranges.put(tp, new Range(starts.get(tp), ends.get(tp), ms)));
-    List<ConsumerRecord<String, byte[]>> records = read(ranges).stream()
-        .filter(r -> r.timestamp() == ms && r.value() != null).toList();
-    if (node != null) {
-      return nodeCut(records, boundary, node);
-    }
+    return Optional.of(new Boundary(Instant.ofEpochMilli(ms), read(ranges).stream()
+        .filter(r -> r.timestamp() == ms && r.value() != null).toList()));
+  }
+
+  /** Every node's checkpoint of the boundary. */
+  private static CheckpointCut wholeCut(Boundary b) {
     // decoding is the work of a cut (thousands of checkpoints of dozens of pods): on every core
-    List<NodeCheckpoint> decoded = records.parallelStream().map(r -> decode(r.value()))
-        .filter(c -> c != null && c.at().equals(boundary)).toList();
+    List<NodeCheckpoint> decoded = b.records().parallelStream().map(r -> decode(r.value()))
+        .filter(c -> c != null && c.at().equals(b.at())).toList();
     Map<String, NodeCheckpoint> byKey = new TreeMap<>(); // a compacted twin: the last one wins
     decoded.forEach(c -> byKey.put(c.key(), c));
-    return new CheckpointCut(boundary, new ArrayList<>(byKey.values()));
+    return new CheckpointCut(b.at(), new ArrayList<>(byKey.values()));
   }
 
   /** The node's checkpoint among one partition's boundary records, positions from one of them. */
@@ -155,7 +162,7 @@ public final class CheckpointReader {
     return new CheckpointCut(boundary, List.of());
   }
 
-  private static NodeCheckpoint decode(byte[] value) {
+  static NodeCheckpoint decode(byte[] value) {
     try {
       return CheckpointCodec.decode(value);
     } catch (SchemaException e) {

@@ -192,6 +192,57 @@ class InlineTopologyTest {
         .hasSize(2).allSatisfy(c -> assertThat(c).isInstanceOf(GangCeiling.class));
   }
 
+  /**
+   * An audit's replay runs without the checkpoint writer: across boundaries it writes no
+   * checkpoint, and decides exactly as the whole topology does.
+   */
+  @Test
+  void withoutTheCheckpointWriterTheSameDecisionsAndNoCheckpoints() {
+    List<NodeDecision> decisions = new ArrayList<>();
+    List<NodeDecision> alsoDecided = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    TopologyListener writerOff = new TopologyListener() {
+      @Override
+      public void decided(NodeDecision d) {
+        alsoDecided.add(d);
+      }
+
+      @Override
+      public void checkpointed(dev.kubeheadroom.schemas.NodeCheckpoint c) {
+        written.add(c.key());
+      }
+    };
+    TopologyListener whole = new TopologyListener() {
+      @Override
+      public void decided(NodeDecision d) {
+        decisions.add(d);
+      }
+
+      @Override
+      public void checkpointed(dev.kubeheadroom.schemas.NodeCheckpoint c) {
+        written.add("whole " + c.key());
+      }
+    };
+    try (TopologyHarness a = TopologyHarness.Factory.INLINE.open(TopologySettings.defaults(topics), whole, T0);
+         TopologyHarness b = InlineTopology.WITHOUT_CHECKPOINTS.open(TopologySettings.defaults(topics), writerOff, T0)) {
+      for (TopologyHarness h : List.of(a, b)) {
+        h.pipe(topics.config(), HeadroomKeys.CONFIG_NAME, JsonCodec.encode(ClusterConfig.DEFAULTS.withDryRun(false)),
+            T0.toEpochMilli());
+        h.pipe(topics.namespaces(), "team-a", JsonCodec.encode(managedNs("team-a")), T0.toEpochMilli());
+        h.pipe(topics.nodes(), "n1", JsonCodec.encode(NODE16), T0.toEpochMilli());
+        for (int minute = 0; minute < 35; minute += 5) {
+          long at = T0.plus(java.time.Duration.ofMinutes(minute)).toEpochMilli();
+          h.pipe(topics.pods(), "n1", JsonCodec.encode(pod("team-a", "web-" + minute, "n1", 1000 + 100L * minute, 0)),
+              at);
+          h.advanceWallClockTo(at + 30_000);
+        }
+      }
+    }
+    assertThat(written).isNotEmpty().allSatisfy(w -> assertThat(w).startsWith("whole "));
+    assertThat(decisions).isNotEmpty();
+    assertThat(alsoDecided).isEqualTo(decisions);
+  }
+
   private static NamespaceInfo managedNs(String name) {
     return new NamespaceInfo(name, Map.of(HeadroomKeys.MODE_LABEL, HeadroomKeys.MANAGED), 0);
   }

@@ -7,6 +7,8 @@ import dev.kubeheadroom.replay.CheckpointCut;
 import dev.kubeheadroom.replay.CheckpointDerivation;
 import dev.kubeheadroom.replay.CheckpointReader;
 import dev.kubeheadroom.replay.NodeLookback;
+import dev.kubeheadroom.replay.PodPlaces;
+import dev.kubeheadroom.replay.StoredCut;
 import dev.kubeheadroom.replay.TopicHistory;
 import dev.kubeheadroom.schemas.CheckpointCodec;
 import dev.kubeheadroom.schemas.NodeCheckpoint;
@@ -14,6 +16,7 @@ import dev.kubeheadroom.schemas.TopicBootstrap;
 import dev.kubeheadroom.schemas.TopicLayout;
 import dev.kubeheadroom.schemas.Topics;
 import dev.kubeheadroom.topology.CheckpointPartitioner;
+import dev.kubeheadroom.topology.HeadroomTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,9 +45,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * checkpoints topic as the live topology writes them (re-derived per partition, in parallel:
  * {@link CheckpointDerivation}, the path {@code audit --verify} takes, which a test holds equal
  * to the live topology's), then {@code audit --at T} timed for T an hour in, in the middle and
- * near the end, on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
- * TopicHistory} from the cut, {@link Audit#resume}) and one node ({@code --node}: {@link
- * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}).
+ * near the end (each the moment nearby farthest past its cut: {@link #farthestFromCut}), on the CLI's paths: every node ({@link CheckpointReader#latest}, a {@link
+ * TopicHistory} from the cut, {@link Audit#resume}), one node ({@code --node}: {@link
+ * CheckpointReader#latestOf}, the node's records only, then {@link Audit#complete}) and one pod
+ * ({@code --pod}, a pod of that node: {@link CheckpointReader#latestStored}, {@link PodPlaces}).
  *
  * <pre>
  * java -Xmx6g -cp tooling/bench/target/benchmarks.jar dev.kubeheadroom.bench.CheckpointAuditBench [nodes] [events...]
@@ -103,13 +108,15 @@ public final class CheckpointAuditBench {
           FULL_DERIVATION ? "full derivation" : "fold", written, seconds(System.nanoTime() - t),
           seconds(ProcessCpu.nanos() - cpu), loadAverage());
       Instant first = last.minus(span);
-      // the start (an hour in: the first boundaries plus the settling), the middle, the end
-      List<Instant> moments = List.of(first.plus(Duration.ofHours(1)), first.plus(span.dividedBy(2)),
-          last.minusSeconds(1));
+      // the start (an hour in: the first boundaries plus the settling), the middle, the end; each
+      // the worst moment near them (farthest past its cut)
+      List<Instant> moments = List.of(farthestFromCut(first.plus(Duration.ofHours(1))),
+          farthestFromCut(first.plus(span.dividedBy(2))), farthestFromCut(last.minusSeconds(1)));
       for (Instant at : moments) {
         for (int run = 1; run <= 3; run++) {
           audit(kafka.bootstrapServers(), topics, at, "run " + run, CheckpointReader.consumerSettings());
-          auditNode(kafka.bootstrapServers(), topics, at, NODE, "run " + run);
+          PodRef pod = auditNode(kafka.bootstrapServers(), topics, at, NODE, "run " + run);
+          auditPod(kafka.bootstrapServers(), topics, at, pod, "run " + run);
           if (BOTH_FETCH_SIZES) { // the client's default: 1 MB per partition per fetch
             audit(kafka.bootstrapServers(), topics, at, "run " + run + ", default fetch sizes", Map.of());
           }
@@ -121,7 +128,8 @@ public final class CheckpointAuditBench {
         Thread.sleep(60_000);
         for (Instant at : moments) {
           audit(kafka.bootstrapServers(), topics, at, "repeat " + round, CheckpointReader.consumerSettings());
-          auditNode(kafka.bootstrapServers(), topics, at, NODE, "repeat " + round);
+          PodRef pod = auditNode(kafka.bootstrapServers(), topics, at, NODE, "repeat " + round);
+          auditPod(kafka.bootstrapServers(), topics, at, pod, "repeat " + round);
           if (BOTH_FETCH_SIZES) {
             audit(kafka.bootstrapServers(), topics, at, "repeat " + round + ", default fetch sizes", Map.of());
           }
@@ -130,6 +138,17 @@ public final class CheckpointAuditBench {
     } finally {
       TempDirs.deleteQuietly(dataDir);
     }
+  }
+
+  /**
+   * The latest moment at or before {@code t} one second short of a boundary plus {@link
+   * Audit#SETTLE} plus an interval: its cut (the last boundary {@code SETTLE} before it) is the
+   * farthest back an audit starts, so it replays the most and crosses a boundary.
+   */
+  static Instant farthestFromCut(Instant t) {
+    long interval = HeadroomTopology.CHECKPOINT_INTERVAL.toMillis();
+    long past = Audit.SETTLE.toMillis() + interval - 1_000;
+    return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli() - past, interval) * interval + past);
   }
 
   /** One replay per partition, in parallel; every checkpoint produced with its boundary as time. */
@@ -203,11 +222,48 @@ public final class CheckpointAuditBench {
     }
   }
 
+  /** A pod the node holds at the moment: the one {@code audit --at --pod} asks about. */
+  private record PodRef(String namespace, String name) {}
+
+  /**
+   * {@code headroom audit --at --pod} as the CLI runs it (AuditReplay.replayPod, then the
+   * look-back): the stored cut read whole but decoded only where the pod's name is, the pods
+   * topic past the cut read for its snapshots, then only its nodes' records folded.
+   */
+  private static void auditPod(String bootstrap, Topics topics, Instant at, PodRef pod, String run) {
+    long cpu = ProcessCpu.nanos();
+    long t = System.nanoTime();
+    StoredCut stored;
+    try (var consumer = AuditBench.consumer(bootstrap, CheckpointReader.consumerSettings())) {
+      stored = new CheckpointReader(consumer, TIMEOUT).latestStored(topics.checkpoints(), at.minus(Audit.SETTLE))
+          .orElseThrow();
+    }
+    long[] read = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+    try (Audit audit = new PodPlaces(pod.namespace(), pod.name()).replay(stored, () -> AuditBench.consumer(bootstrap),
+        TIMEOUT, topics, at, (n, when) -> { })) {
+      long[] replayed = {System.nanoTime() - t, ProcessCpu.nanos() - cpu};
+      Map.Entry<String, String> where = audit.locate(pod.namespace(), pod.name()).orElseThrow();
+      try (var consumer = AuditBench.consumer(bootstrap, NodeLookback.consumerSettings())) {
+        audit.complete(new NodeLookback(consumer, TIMEOUT), topics, where.getKey(), Set.of(where.getValue()));
+      }
+      long total = System.nanoTime() - t;
+      long totalCpu = ProcessCpu.nanos() - cpu;
+      System.out.printf(Locale.ROOT,
+          "  audit --at %s --pod %s/%s (%s): %.2f s, %.2f CPU-s (process, broker included); checkpoint at %s"
+              + " (%,d nodes) read in %.2f s (%.2f CPU-s); %d node(s) replayed, %,d records in %.2f s (%.2f CPU-s);"
+              + " look-back %.2f s (%.2f CPU-s); load average %s%n",
+          at, pod.namespace(), pod.name(), run, seconds(total), seconds(totalCpu), stored.at(), stored.size(),
+          seconds(read[0]), seconds(read[1]), audit.nodes().size(), audit.records(), seconds(replayed[0] - read[0]),
+          seconds(replayed[1] - read[1]), seconds(total - replayed[0]), seconds(totalCpu - replayed[1]),
+          loadAverage());
+    }
+  }
+
   /**
    * {@code headroom audit --at --node} as the CLI runs it (AuditReplay.replayNode, then the
    * look-back of AuditReplay.complete): the node's checkpoint and its records only.
    */
-  private static void auditNode(String bootstrap, Topics topics, Instant at, String node, String run) {
+  private static PodRef auditNode(String bootstrap, Topics topics, Instant at, String node, String run) {
     long cpu = ProcessCpu.nanos();
     long t = System.nanoTime();
     CheckpointCut cut;
@@ -235,6 +291,8 @@ public final class CheckpointAuditBench {
           seconds(read[1]), audit.records(), seconds(replayed[0] - read[0]), seconds(replayed[1] - read[1]),
           audit.booking(node).pods().size(), back, seconds(total - replayed[0]), seconds(totalCpu - replayed[1]),
           loadAverage());
+      var first = audit.booking(node).pods().values().iterator().next().pod();
+      return new PodRef(first.namespace(), first.name());
     }
   }
 
