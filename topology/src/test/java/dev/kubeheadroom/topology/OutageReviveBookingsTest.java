@@ -2,6 +2,7 @@ package dev.kubeheadroom.topology;
 
 import static dev.kubeheadroom.topology.Fixtures.managedNs;
 import static dev.kubeheadroom.topology.Fixtures.pod;
+import static dev.kubeheadroom.topology.RealBrokerRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +11,6 @@ import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
-import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodRemoved;
 import dev.kubeheadroom.schemas.PodSnapshot;
@@ -209,11 +209,6 @@ class OutageReviveBookingsTest {
 
   private static PodRemoved removed(PodSnapshot p) {
     return new PodRemoved(p.uid(), p.namespace(), p.name(), p.node());
-  }
-
-  private static ProducerRecord<String, byte[]> record(Topics topics, NodeEvent e) {
-    String topic = e instanceof NodeSnapshot ? topics.nodes() : topics.pods();
-    return new ProducerRecord<>(topic, e.node(), JsonCodec.encode(e));
   }
 
   private static KafkaProducer<String, byte[]> producer(String servers) {

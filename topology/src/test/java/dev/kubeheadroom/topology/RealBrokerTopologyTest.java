@@ -2,6 +2,7 @@ package dev.kubeheadroom.topology;
 
 import static dev.kubeheadroom.topology.Fixtures.managedNs;
 import static dev.kubeheadroom.topology.Fixtures.pod;
+import static dev.kubeheadroom.topology.RealBrokerRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -140,11 +141,6 @@ class RealBrokerTopologyTest {
           .isInstanceOf(TopicBootstrap.LayoutException.class)
           .hasMessageContaining("topics missing").hasMessageContaining(absent.pods());
     }
-  }
-
-  private static ProducerRecord<String, byte[]> record(Topics topics, NodeEvent e) {
-    String topic = e instanceof NodeSnapshot ? topics.nodes() : topics.pods();
-    return new ProducerRecord<>(topic, e.node(), JsonCodec.encode(e));
   }
 
   private static List<NodeDecision> decisions(KafkaBroker kafka, Topics topics, int atLeast) {

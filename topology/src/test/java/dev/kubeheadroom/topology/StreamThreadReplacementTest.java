@@ -2,17 +2,17 @@ package dev.kubeheadroom.topology;
 
 import static dev.kubeheadroom.topology.Fixtures.managedNs;
 import static dev.kubeheadroom.topology.Fixtures.pod;
+import static dev.kubeheadroom.topology.RealBrokerRecords.committedDecisions;
+import static dev.kubeheadroom.topology.RealBrokerRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
 import dev.kubeheadroom.schemas.HeadroomKeys;
-import dev.kubeheadroom.schemas.HeadroomSerdes;
 import dev.kubeheadroom.schemas.JsonCodec;
 import dev.kubeheadroom.schemas.KafkaClientSettings;
 import dev.kubeheadroom.schemas.NodeDecision;
-import dev.kubeheadroom.schemas.NodeEvent;
 import dev.kubeheadroom.schemas.NodeSnapshot;
 import dev.kubeheadroom.schemas.PodChange;
 import dev.kubeheadroom.schemas.TopicBootstrap;
@@ -24,14 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.AfterEach;
@@ -115,7 +113,7 @@ class StreamThreadReplacementTest {
       producer.send(record(topics, pod("team-a", marker, "n1", 100, 0))).get();
       long sent = System.nanoTime();
       boolean decided = false;
-      try (KafkaConsumer<String, NodeDecision> consumer = decisions(broker.bootstrapServers())) {
+      try (KafkaConsumer<String, NodeDecision> consumer = committedDecisions(broker.bootstrapServers(), "replace-reader")) {
         consumer.subscribe(List.of(topics.decisions()));
         while (!decided && runner.failure().isEmpty()
             && System.nanoTime() - sent < Duration.ofSeconds(60).toNanos()) {
@@ -131,21 +129,8 @@ class StreamThreadReplacementTest {
     }
   }
 
-  private static ProducerRecord<String, byte[]> record(Topics topics, NodeEvent e) {
-    String topic = e instanceof NodeSnapshot ? topics.nodes() : topics.pods();
-    return new ProducerRecord<>(topic, e.node(), JsonCodec.encode(e));
-  }
-
   private static KafkaProducer<String, byte[]> producer(String servers) {
     return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers,
         ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
-  }
-
-  private static KafkaConsumer<String, NodeDecision> decisions(String servers) {
-    return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers,
-        ConsumerConfig.GROUP_ID_CONFIG, "replace-reader",
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-        new StringDeserializer(), HeadroomSerdes.decisions().deserializer());
   }
 }

@@ -2,7 +2,6 @@ package dev.kubeheadroom.topology;
 
 import static dev.kubeheadroom.topology.Fixtures.managedNs;
 import static dev.kubeheadroom.topology.Fixtures.pod;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeheadroom.schemas.HeadroomKeys;
 import dev.kubeheadroom.schemas.HeadroomSerdes;
@@ -165,9 +164,7 @@ class TopologyKillTest {
   }
 
   private static void send(KafkaProducer<String, byte[]> producer, Topics topics, NodeEvent e) {
-    String topic = e instanceof NodeSnapshot ? topics.nodes() : e instanceof ResizeOutcome ? topics.outcomes()
-        : topics.pods();
-    producer.send(new ProducerRecord<>(topic, e.node(), JsonCodec.encode(e)));
+    producer.send(RealBrokerRecords.record(topics, e));
   }
 
   private static void await(String what, java.util.function.BooleanSupplier done, Duration bound, Path log)
