@@ -31,15 +31,29 @@ final class FaultMeasure {
     this.convergeBound = convergeBound;
   }
 
-  /** What a scenario reports when it has healed the fault. */
+  /**
+   * What a scenario reports when it has healed the fault. {@code later}: pods left out of the
+   * row's convergence because a documented wait holds them, awaited once the row has converged,
+   * each within its stated bound, so that the next scenario starts from a converged cluster.
+   */
   record Healed(Instant at, int injected, int badInputs, boolean countSuperseded, Set<String> ignored,
-      List<String> problems) {
+      List<String> problems, List<Later> later) {
     Healed withProblems(List<String> more) {
       List<String> all = new ArrayList<>(problems);
       all.addAll(more);
-      return new Healed(at, injected, badInputs, countSuperseded, ignored, all);
+      return new Healed(at, injected, badInputs, countSuperseded, ignored, all, later);
+    }
+
+    /** {@code pod} (one of the ignored) awaited after the row, up to {@code bound} from healing, for {@code why}. */
+    Healed awaitingLater(String pod, Duration bound, String why) {
+      List<Later> all = new ArrayList<>(later);
+      all.add(new Later(pod, bound, why));
+      return new Healed(at, injected, badInputs, countSuperseded, ignored, problems, all);
     }
   }
+
+  /** A pod held by a documented wait: converged by {@code bound} after healing, or a problem. */
+  record Later(String pod, Duration bound, String why) {}
 
   /** One scenario's span: started with the tenants already at work, ended by {@link #healed}. */
   static final class Window {
@@ -69,14 +83,14 @@ final class FaultMeasure {
     Healed healed(int injected, int badInputs, Set<String> ignored) {
       Instant at = Instant.now();
       churn.close();
-      return new Healed(at, injected, badInputs, false, ignored, List.of());
+      return new Healed(at, injected, badInputs, false, ignored, List.of(), List.of());
     }
 
     /** As {@link #healed}, the bad inputs being the decisions of this window superseded by a later one. */
     Healed healedCountingSuperseded(int injected, Set<String> ignored) {
       Instant at = Instant.now();
       churn.close();
-      return new Healed(at, injected, 0, true, ignored, List.of());
+      return new Healed(at, injected, 0, true, ignored, List.of(), List.of());
     }
 
     /** Enforcing pod changes decided since the window started. */
@@ -94,6 +108,8 @@ final class FaultMeasure {
       oracle.unconverged(healed.ignored()).forEach((pod, what) ->
           problems.add("moved after converging: " + pod + " " + what));
     }
+    List<String> notes = new ArrayList<>();
+    healed.later().forEach(later -> settle(later, healed.at(), problems, notes));
     List<DecisionLog.Change> decisions = decisions();
     // A pod whose last enforcing decision was not applied is a loss only if the policy, on the
     // node as it ends, would still change its limit. Otherwise a later state of the node made the
@@ -101,7 +117,6 @@ final class FaultMeasure {
     // the 10 % grow band, so no new decision is emitted), and a decision the actuator may not
     // apply (dryRun flipped on, too old) is answered and re-decided from the pod's own limit.
     Map<String, String> off = oracle.unconverged(healed.ignored());
-    List<String> notes = new ArrayList<>();
     int lost = 0;
     for (DecisionLog.Change last : DecisionLog.latestEnforced(decisions).values()) {
       if (!last.after(window.decisionsAtStart) || healed.ignored().contains(last.pod())) {
@@ -138,14 +153,46 @@ final class FaultMeasure {
         restarts.size() - window.restartsAtStart, problems, notes);
   }
 
+  /**
+   * Waits for a pod the row left out until the policy would change its limit no more: a wait the
+   * product documents (a refusal backoff) ends within the next scenario otherwise, and that
+   * scenario's convergence would measure it.
+   */
+  private void settle(Later later, Instant healedAt, List<String> problems, List<String> notes) {
+    Instant deadline = healedAt.plus(later.bound());
+    while (Instant.now().isBefore(deadline)) {
+      if (!oracle.unconverged(Set.of()).containsKey(later.pod())) {
+        notes.add(later.pod() + " converged " + Duration.between(healedAt, Instant.now()).toSeconds()
+            + " s after healing, at " + later.why() + " (bound " + later.bound().toSeconds() + " s)");
+        return;
+      }
+      InstalledTier.sleep(Duration.ofMillis(500));
+    }
+    problems.add("unconverged " + later.bound().toSeconds() + " s after healing, past " + later.why() + ": "
+        + later.pod() + " " + oracle.unconverged(Set.of()).getOrDefault(later.pod(), "?"));
+  }
+
+  /** How often a row that has not converged yet reports where it stands. */
+  private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
   /** From healed until the policy would change no limit; empty (and the pods off) past the bound. */
   private Optional<Duration> converge(Healed healed, List<String> problems) {
     Instant deadline = healed.at().plus(convergeBound);
     Map<String, String> off = Map.of();
+    Instant nextReport = healed.at().plus(PROGRESS_EVERY);
     while (Instant.now().isBefore(deadline)) {
       off = oracle.unconverged(healed.ignored());
       if (off.isEmpty()) {
         return Optional.of(Duration.between(healed.at(), Instant.now()));
+      }
+      if (Instant.now().isAfter(nextReport)) {
+        // a slow row's timeline: how many pods are still off, and whether resizes are going out
+        FaultSuite.progress("  " + Duration.between(healed.at(), Instant.now()).toSeconds() + " s after healing: "
+            + off.size() + " pods off (" + off.entrySet().stream().limit(3).map(e -> e.getKey() + " " + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", ")) + (off.size() > 3 ? ", …" : "") + "), "
+            + cluster.api().requests().countSince(healed.at(), dev.kubeheadroom.kubedouble.RequestMatcher.resize())
+            + " resizes since healing");
+        nextReport = nextReport.plus(PROGRESS_EVERY);
       }
       InstalledTier.sleep(Duration.ofMillis(250));
     }

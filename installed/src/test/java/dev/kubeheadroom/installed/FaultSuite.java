@@ -223,9 +223,17 @@ final class FaultSuite implements AutoCloseable {
           List<String> problems = !tried ? List.of(name + ": never tried within " + human(REFUSAL_FIRST_TRY))
               : tries > allowed
               ? List.of(name + ": " + tries + " resizes in " + human(window) + ", more than " + allowed) : List.of();
-          return w.healed((int) tries, (int) tries, Set.of(NS + "/" + name)).withProblems(problems);
+          // The pod itself waits out its backoff after the last refusal (at most the nominal wait
+          // after that many refusals) before its next try: awaited after the row, so that the next
+          // scenario does not measure this one's documented wait.
+          Duration nextTry = backoff.multipliedBy(1L << Math.min(4, Math.max(0, tries - 1)));
+          return w.healed((int) tries, (int) tries, Set.of(NS + "/" + name)).withProblems(problems)
+              .awaitingLater(NS + "/" + name, nextTry.plus(SETTLE_MARGIN), "its refusal backoff's next try");
         });
   }
+
+  /** Past a documented wait's end: the debounce, the decision and its resize. */
+  private static final Duration SETTLE_MARGIN = Duration.ofSeconds(20);
 
   /** How long the refusal row waits for the pod's first resize. */
   private static final Duration REFUSAL_FIRST_TRY = Duration.ofMinutes(2);
