@@ -147,10 +147,10 @@ public final class AuditBench {
     return config;
   }
 
-  /** As above over {@code span} (at most the 7-day retention); {@code CheckpointAuditBench} scales it. */
+  /** As above over {@code span}, which the topics' retention must cover ({@code CheckpointAuditBench} widens it past 7 days). */
   static Instant produce(String bootstrap, Topics topics, int events, int nodeCount, Duration span) {
     Map<String, Object> config = bulkProducer(bootstrap);
-    // Within retention (7 days): the oldest record must still be there when the audit reads.
+    // Within retention: the oldest record must still be there when the audit reads.
     Instant start = Instant.now().minus(span).truncatedTo(ChronoUnit.SECONDS);
     try (KafkaProducer<String, byte[]> producer =
         new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
