@@ -111,7 +111,11 @@ public final class CheckpointReader {
     Map<TopicPartition, Range> back = new HashMap<>();
     for (TopicPartition tp : partitions) {
       long until = after.get(tp);
-      back.put(tp, new Range(Math.max(begins.get(tp), until - LOOK_BACK), until, Long.MAX_VALUE));
+      // Back from the first offset later than the moment, and on past it to the first record
+      // delivered later than the moment: a task revived inside a transaction writes a boundary's
+      // checkpoints again after the aborted copies, whose times the time index already holds, so
+      // the committed copy can follow that offset (and the window before it hold only aborted ones).
+      back.put(tp, new Range(Math.max(begins.get(tp), until - LOOK_BACK), ends.get(tp), at.toEpochMilli()));
     }
     long boundary = Long.MIN_VALUE;
     for (ConsumerRecord<String, byte[]> r : read(back)) {

@@ -60,13 +60,25 @@ class CheckpointReaderTest {
       updateBeginningOffsets(begins);
     }
 
+    /** Records of aborted transactions: in the time index and the offsets, never delivered (read_committed). */
+    final List<ConsumerRecord<String, byte[]>> aborted = new ArrayList<>();
+
     void add(NodeCheckpoint c, byte[] value) {
+      all.add(record(c, value));
+    }
+
+    /** A checkpoint written in a transaction that aborted. */
+    void addAborted(NodeCheckpoint c) {
+      aborted.add(record(c, CheckpointCodec.encode(c)));
+    }
+
+    private ConsumerRecord<String, byte[]> record(NodeCheckpoint c, byte[] value) {
       TopicPartition tp = new TopicPartition(TOPIC, CheckpointPartitioner.partition(c.node(), PARTITIONS));
       long offset = ends.get(tp);
-      all.add(new ConsumerRecord<>(TOPIC, tp.partition(), offset, c.at().toEpochMilli(),
-          org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, c.key(), value,
-          new org.apache.kafka.common.header.internals.RecordHeaders(), Optional.empty()));
       ends.put(tp, offset + 1);
+      return new ConsumerRecord<>(TOPIC, tp.partition(), offset, c.at().toEpochMilli(),
+          org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, c.key(), value,
+          new org.apache.kafka.common.header.internals.RecordHeaders(), Optional.empty());
     }
 
     /** Hands the records to the mock once the topic is complete. */
@@ -96,7 +108,10 @@ class CheckpointReaderTest {
     public synchronized Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> query,
         Duration timeout) {
       Map<TopicPartition, OffsetAndTimestamp> out = new HashMap<>();
-      query.forEach((tp, ms) -> all.stream()
+      List<ConsumerRecord<String, byte[]>> indexed = new ArrayList<>(all); // the time index holds aborted batches too
+      indexed.addAll(aborted);
+      indexed.sort(java.util.Comparator.comparingLong(ConsumerRecord::offset));
+      query.forEach((tp, ms) -> indexed.stream()
           .filter(r -> r.partition() == tp.partition() && r.timestamp() >= ms).findFirst()
           .ifPresent(r -> out.put(tp, new OffsetAndTimestamp(r.offset(), r.timestamp()))));
       return out;
@@ -174,6 +189,46 @@ class CheckpointReaderTest {
           .hasSize(b == 2 ? 39 : 40);
       assertThat(topic.polls).isLessThanOrEqualTo(2);
     }
+  }
+
+  /**
+   * A task revived inside a transaction: boundaries 3 and 4 of every node written, aborted, and
+   * written again after them. The time index points the moment past boundary 3 at the aborted
+   * boundary 4, with only aborted records in the look-back before it; boundary 3's committed copy
+   * follows, and is the cut (not boundary 2's, an older start than the log has).
+   */
+  @Test
+  void aBoundaryWrittenAgainAfterAnAbortedCopyIsTheCut() {
+    Topic topic = new Topic();
+    for (int b = 0; b < 5; b++) {
+      Instant at = B0.plus(INTERVAL.multipliedBy(b));
+      for (int n = 0; n < 40; n++) {
+        if (b < 3) {
+          topic.add(checkpoint(n, at), CheckpointCodec.encode(checkpoint(n, at)));
+        } else if (b == 3) {
+          topic.addAborted(checkpoint(n, at));
+          topic.addAborted(checkpoint(n, at.plus(INTERVAL)));
+        }
+      }
+    }
+    for (int b = 3; b < 5; b++) {
+      Instant at = B0.plus(INTERVAL.multipliedBy(b));
+      for (int n = 0; n < 40; n++) {
+        topic.add(checkpoint(n, at), CheckpointCodec.encode(checkpoint(n, at)));
+      }
+    }
+    topic.seal();
+    Instant third = B0.plus(INTERVAL.multipliedBy(3));
+
+    CheckpointCut cut = new CheckpointReader(topic, Duration.ofSeconds(5)).latest(TOPIC, third.plus(INTERVAL).minusMillis(1))
+        .orElseThrow();
+    CheckpointCut own = new CheckpointReader(topic, Duration.ofSeconds(5))
+        .latestOf(TOPIC, third.plus(INTERVAL).minusMillis(1), "node-7").orElseThrow();
+
+    assertThat(cut.at()).isEqualTo(third);
+    assertThat(cut.nodes()).hasSize(40).isEqualTo(sequentialScan(topic, third));
+    assertThat(own.at()).isEqualTo(third);
+    assertThat(own.nodes()).containsExactly(checkpoint(7, third));
   }
 
   @Test
