@@ -33,8 +33,10 @@ final class FaultMeasure {
 
   /**
    * What a scenario reports when it has healed the fault. {@code later}: pods left out of the
-   * row's convergence because a documented wait holds them, awaited once the row has converged,
-   * each within its stated bound, so that the next scenario starts from a converged cluster.
+   * row's convergence because a documented wait holds them (a refusal backoff: unmanaged while it
+   * runs, so their neighbours' targets are those without them), awaited once the row has
+   * converged, each within its stated bound, so that the next scenario starts from a converged
+   * cluster.
    */
   record Healed(Instant at, int injected, int badInputs, boolean countSuperseded, Set<String> ignored,
       List<String> problems, List<Later> later) {
@@ -105,7 +107,7 @@ final class FaultMeasure {
     InstalledTier.sleep(Duration.ofSeconds(3)); // the last resizes' journal entries and outcomes land
     if (converge.isPresent()) {
       // and the limits stay there, the tenants idle: no late or replayed decision moves them
-      oracle.unconverged(healed.ignored()).forEach((pod, what) ->
+      off(healed).forEach((pod, what) ->
           problems.add("moved after converging: " + pod + " " + what));
     }
     List<String> notes = new ArrayList<>();
@@ -116,7 +118,7 @@ final class FaultMeasure {
     // decision moot: deadbands make that path-dependent (from 1560m a target of 1700m is within
     // the 10 % grow band, so no new decision is emitted), and a decision the actuator may not
     // apply (dryRun flipped on, too old) is answered and re-decided from the pod's own limit.
-    Map<String, String> off = oracle.unconverged(healed.ignored());
+    Map<String, String> off = off(healed);
     int lost = 0;
     for (DecisionLog.Change last : DecisionLog.latestEnforced(decisions).values()) {
       if (!last.after(window.decisionsAtStart) || healed.ignored().contains(last.pod())) {
@@ -154,6 +156,21 @@ final class FaultMeasure {
   }
 
   /**
+   * The pods the policy would still change, the row's ignored pods left out. A pod held by a
+   * documented wait ({@link Healed#later}: a refusal backoff) is unmanaged while it waits, and
+   * managed again once it ends: the cluster is converged under either.
+   */
+  private Map<String, String> off(Healed healed) {
+    Map<String, String> managed = oracle.unconverged(healed.ignored());
+    if (managed.isEmpty() || healed.later().isEmpty()) {
+      return managed;
+    }
+    Set<String> waiting = new HashSet<>();
+    healed.later().forEach(later -> waiting.add(later.pod()));
+    return oracle.unconverged(healed.ignored(), waiting);
+  }
+
+  /**
    * Waits for a pod the row left out until the policy would change its limit no more: a wait the
    * product documents (a refusal backoff) ends within the next scenario otherwise, and that
    * scenario's convergence would measure it.
@@ -161,15 +178,15 @@ final class FaultMeasure {
   private void settle(Later later, Instant healedAt, List<String> problems, List<String> notes) {
     Instant deadline = healedAt.plus(later.bound());
     while (Instant.now().isBefore(deadline)) {
-      if (!oracle.unconverged(Set.of()).containsKey(later.pod())) {
+      if (oracle.unconverged(Set.of()).isEmpty()) { // the pod and, managed again, its neighbours
         notes.add(later.pod() + " converged " + Duration.between(healedAt, Instant.now()).toSeconds()
             + " s after healing, at " + later.why() + " (bound " + later.bound().toSeconds() + " s)");
         return;
       }
       InstalledTier.sleep(Duration.ofMillis(500));
     }
-    problems.add("unconverged " + later.bound().toSeconds() + " s after healing, past " + later.why() + ": "
-        + later.pod() + " " + oracle.unconverged(Set.of()).getOrDefault(later.pod(), "?"));
+    problems.add("unconverged " + later.bound().toSeconds() + " s after healing, past " + later.why() + " of "
+        + later.pod() + ": " + oracle.unconverged(Set.of()));
   }
 
   /** How often a row that has not converged yet reports where it stands. */
@@ -181,7 +198,7 @@ final class FaultMeasure {
     Map<String, String> off = Map.of();
     Instant nextReport = healed.at().plus(PROGRESS_EVERY);
     while (Instant.now().isBefore(deadline)) {
-      off = oracle.unconverged(healed.ignored());
+      off = off(healed);
       if (off.isEmpty()) {
         return Optional.of(Duration.between(healed.at(), Instant.now()));
       }

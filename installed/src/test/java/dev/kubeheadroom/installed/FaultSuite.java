@@ -223,9 +223,9 @@ final class FaultSuite implements AutoCloseable {
           List<String> problems = !tried ? List.of(name + ": never tried within " + human(REFUSAL_FIRST_TRY))
               : tries > allowed
               ? List.of(name + ": " + tries + " resizes in " + human(window) + ", more than " + allowed) : List.of();
-          // The pod itself waits out its backoff after the last refusal (at most the nominal wait
-          // after that many refusals) before its next try: awaited after the row, so that the next
-          // scenario does not measure this one's documented wait.
+          // The pod waits out its backoff after the last refusal (at most the nominal wait after
+          // that many refusals), unmanaged until then, before its next try: awaited after the row
+          // with its node's pods, so that the next scenario does not measure this one's wait.
           Duration nextTry = backoff.multipliedBy(1L << Math.min(4, Math.max(0, tries - 1)));
           return w.healed((int) tries, (int) tries, Set.of(NS + "/" + name)).withProblems(problems)
               .awaitingLater(NS + "/" + name, nextTry.plus(SETTLE_MARGIN), "its refusal backoff's next try");

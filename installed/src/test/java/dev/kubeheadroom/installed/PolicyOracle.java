@@ -45,6 +45,15 @@ final class PolicyOracle {
 
   /** Pods ({@code ns/name}) whose limit the policy would still change, with target and limit. */
   Map<String, String> unconverged(Set<String> ignored) {
+    return unconverged(ignored, Set.of());
+  }
+
+  /**
+   * As above, the pods of {@code backingOff} unmanaged: a pod in its refusal backoff is not
+   * eligible (docs/design/config.md, "Eligibility"), so its node's managed requests and pods
+   * leave it out and its neighbours' shares grow until the backoff ends.
+   */
+  Map<String, String> unconverged(Set<String> ignored, Set<String> backingOff) {
     Map<String, List<Pod>> byNode = new TreeMap<>();
     for (Pod pod : api.pods()) {
       String node = pod.getSpec().getNodeName();
@@ -54,7 +63,10 @@ final class PolicyOracle {
     }
     Map<String, String> off = new TreeMap<>();
     byNode.forEach((node, pods) -> {
-      List<PodInput> inputs = pods.stream().map(this::input).toList();
+      List<PodInput> inputs = pods.stream().map(this::input)
+          .map(in -> backingOff.contains(in.key()) ? new PodInput(in.key(), in.requestMilli(), in.currentLimitMilli(),
+              false, in.userCapMilli()) : in)
+          .toList();
       for (Decision d : SlackPolicy.computeNode(allocatableMilli.get(node), inputs, PolicyConfig.DEFAULTS).decisions()) {
         if (d.apply() && !ignored.contains(d.key())) {
           PodInput in = inputs.stream().filter(i -> i.key().equals(d.key())).findFirst().orElseThrow();
