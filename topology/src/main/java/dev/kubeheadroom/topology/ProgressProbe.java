@@ -35,13 +35,23 @@ final class ProgressProbe implements AutoCloseable {
   private final Duration bound;
   private final Duration every;
   private final StallWatchdog watchdog;
+  private final HangingTransactions hanging;
+  private long nextHangCheck;
   private final ScheduledExecutorService timer;
   private double work = -1;
   private volatile TopologyStalled stalled;
 
-  ProgressProbe(KafkaStreams streams, Admin admin, Duration bound) {
+  /**
+   * How long the topology makes no progress while Kafka answers before its hanging transactions
+   * are looked for, and how often again: a hanging transaction stops it for good, so this comes
+   * well before the stall bound (whose restart cannot help).
+   */
+  static final Duration HANG_CHECK = Duration.ofSeconds(10);
+
+  ProgressProbe(KafkaStreams streams, Admin admin, Duration bound, HangingTransactions hanging) {
     this.streams = streams;
     this.admin = admin;
+    this.hanging = hanging;
     this.bound = bound;
     this.every = bound.dividedBy(4).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
         : bound.dividedBy(4);
@@ -105,8 +115,15 @@ final class ProgressProbe implements AutoCloseable {
       watchdog.progressed();
     } else if (streams.state() == KafkaStreams.State.RUNNING && noActiveTask()) {
       watchdog.progressed();
-    } else if (watchdog.sinceProgress().compareTo(every) > 0 && !kafkaAnswers()) {
-      watchdog.kafkaAway();
+    } else if (watchdog.sinceProgress().compareTo(every) > 0) {
+      if (!kafkaAnswers()) {
+        watchdog.kafkaAway();
+      } else if (watchdog.sinceProgress().compareTo(HANG_CHECK) > 0 && System.nanoTime() - nextHangCheck >= 0) {
+        nextHangCheck = System.nanoTime() + HANG_CHECK.toNanos();
+        if (hanging.abortOwn() > 0) {
+          watchdog.progressed(); // the reads that stopped at them go on: give them the bound again
+        }
+      }
     }
     watchdog.stalled().ifPresent(idle -> {
       stalled = new TopologyStalled(idle, bound, streams.state().toString());

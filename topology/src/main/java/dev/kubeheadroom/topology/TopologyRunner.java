@@ -115,7 +115,11 @@ public final class TopologyRunner implements AutoCloseable {
     TopologySettings fitted = settings.with(b -> b.maxRecordBytes = budget);
     KafkaStreams streams = new KafkaStreams(HeadroomTopology.build(fitted, listener), properties,
         new StreamsClients(producers));
-    ProgressProbe probe = new ProgressProbe(streams, Admin.create(adminProperties(options)), stallBound);
+    Admin admin = Admin.create(adminProperties(options));
+    String prefix = settings.topics().prefix();
+    ProgressProbe probe = new ProgressProbe(streams, admin, stallBound, new HangingTransactions(admin,
+        options.applicationId(), topic -> topic.startsWith(prefix),
+        options.failover().transactionTimeout().multipliedBy(2), Duration.ofSeconds(5)));
     streams.setGlobalStateRestoreListener(probe.restoreListener());
     TopologyRunner runner = new TopologyRunner(streams, probe);
     streams.setUncaughtExceptionHandler(e -> {
