@@ -143,8 +143,31 @@ final class HangingTransactions {
         LOG.debug("no coordinator state for {}: {}", id, e.toString()); // judged as held by none
       }
     }
-    List<TopicPartition> partitions = partitions();
+    // Its internal topics first, which it may always read: a transaction hangs on all its
+    // partitions at once, so the others (its sinks, the offsets topic: read rights a stage may
+    // not have) are asked only once one was found there, and a slow start asks nothing refused.
+    Collection<String> topicNames = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names());
+    Map<TopicPartition, List<ProducerState>> producers =
+        producers(topicNames.stream().filter(t -> t.startsWith(applicationId + "-")).toList());
+    List<Hanging> found = hanging(ours, coordinators, producers, nowMs, olderThan);
+    if (found.isEmpty()) {
+      return found;
+    }
+    producers.putAll(producers(topicNames.stream()
+        .filter(t -> !t.startsWith(applicationId + "-") && (t.equals(OFFSETS_TOPIC) || topics.test(t))).toList()));
+    return hanging(ours, coordinators, producers, nowMs, olderThan);
+  }
+
+  /** The active producers of every partition of {@code names} this client may read. */
+  private Map<TopicPartition, List<ProducerState>> producers(Collection<String> names) {
     Map<TopicPartition, List<ProducerState>> producers = new HashMap<>();
+    if (names.isEmpty()) {
+      return producers;
+    }
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (TopicDescription d : get(admin.describeTopics(names).allTopicNames()).values()) {
+      d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));
+    }
     var result = admin.describeProducers(partitions);
     for (TopicPartition tp : partitions) {
       try {
@@ -153,7 +176,7 @@ final class HangingTransactions {
         LOG.debug("no producers of {}: {}", tp, e.toString()); // not readable by this client: not ours to judge
       }
     }
-    return hanging(ours, coordinators, producers, nowMs, olderThan);
+    return producers;
   }
 
   /** The rule, over what Kafka described (pure). */
@@ -176,17 +199,6 @@ final class HangingTransactions {
       }
     });
     out.sort(java.util.Comparator.comparing((Hanging h) -> h.partition().topic()).thenComparingInt(h -> h.partition().partition()));
-    return out;
-  }
-
-  /** Every partition of the application's internal topics, its sinks and the offsets topic. */
-  private List<TopicPartition> partitions() {
-    Collection<String> names = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names()).stream()
-        .filter(t -> t.startsWith(applicationId + "-") || t.equals(OFFSETS_TOPIC) || topics.test(t)).toList();
-    List<TopicPartition> out = new ArrayList<>();
-    for (TopicDescription d : get(admin.describeTopics(names).allTopicNames()).values()) {
-      d.partitions().forEach(p -> out.add(new TopicPartition(d.name(), p.partition())));
-    }
     return out;
   }
 
