@@ -140,7 +140,7 @@ final class HangingTransactions {
       } catch (AuthorizationException e) {
         throw e;
       } catch (RuntimeException e) {
-        LOG.debug("no coordinator state for {}: {}", id, e.toString()); // judged as held by none
+        LOG.debug("no coordinator state for {}: {}", id, e.toString()); // its partitions are not judged
       }
     }
     // Its internal topics first, which it may always read: a transaction hangs on all its
@@ -190,7 +190,10 @@ final class HangingTransactions {
           continue;
         }
         TransactionDescription coordinator = coordinators.get(id);
-        if (coordinator != null && coordinator.producerId() == p.producerId() && IN_FLIGHT.contains(coordinator.state())
+        if (coordinator == null) {
+          continue; // its coordinator did not answer (loading after a restart): not judged blind
+        }
+        if (coordinator.producerId() == p.producerId() && IN_FLIGHT.contains(coordinator.state())
             && coordinator.topicPartitions().contains(tp)) {
           continue; // the coordinator holds it: it ends as every transaction does
         }

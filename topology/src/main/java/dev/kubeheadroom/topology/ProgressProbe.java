@@ -46,7 +46,7 @@ final class ProgressProbe implements AutoCloseable {
    * are looked for, and how often again: a hanging transaction stops it for good, so this comes
    * well before the stall bound (whose restart cannot help).
    */
-  static final Duration HANG_CHECK = Duration.ofSeconds(10);
+  static final Duration HANG_CHECK = Duration.ofSeconds(5);
 
   ProgressProbe(KafkaStreams streams, Admin admin, Duration bound, HangingTransactions hanging) {
     this.streams = streams;

@@ -68,6 +68,9 @@ class HangingTransactionsTest {
     // another application's producer (ingest's, a tenant's)
     assertThat(HangingTransactions.hanging(Map.of(3L, ID), completed,
         Map.of(PODS, List.of(open(8, 2, NOW - 360_000, 15))), NOW, OLDER_THAN)).isEmpty();
+    // its coordinator not described (loading after a restart, say): never judged blind
+    assertThat(HangingTransactions.hanging(Map.of(3L, ID), Map.of(),
+        Map.of(PODS, List.of(open(3, 27, NOW - 360_000, 15))), NOW, OLDER_THAN)).isEmpty();
     // no open transaction on the partition
     assertThat(HangingTransactions.hanging(Map.of(3L, ID), completed,
         Map.of(PODS, List.of(new ProducerState(3, 27, 0, NOW - 360_000, OptionalInt.of(0), OptionalLong.empty()))),
