@@ -143,18 +143,19 @@ final class HangingTransactions {
         LOG.debug("no coordinator state for {}: {}", id, e.toString()); // its partitions are not judged
       }
     }
-    // Its internal topics first, which it may always read: a transaction hangs on all its
-    // partitions at once, so the others (its sinks, the offsets topic: read rights a stage may
-    // not have) are asked only once one was found there, and a slow start asks nothing refused.
+    // Its internal topics, which it may always read, and the offsets topic where this client may
+    // describe it (listed only then: a commit of offsets alone hangs there and nowhere else); its
+    // sinks, which a stage may write but not read, only once a hanging transaction was found: a
+    // transaction hangs on all its partitions at once, and a slow start asks nothing refused.
     Collection<String> topicNames = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names());
-    Map<TopicPartition, List<ProducerState>> producers =
-        producers(topicNames.stream().filter(t -> t.startsWith(applicationId + "-")).toList());
+    Map<TopicPartition, List<ProducerState>> producers = producers(topicNames.stream()
+        .filter(t -> t.startsWith(applicationId + "-") || t.equals(OFFSETS_TOPIC)).toList());
     List<Hanging> found = hanging(ours, coordinators, producers, nowMs, olderThan);
     if (found.isEmpty()) {
       return found;
     }
     producers.putAll(producers(topicNames.stream()
-        .filter(t -> !t.startsWith(applicationId + "-") && (t.equals(OFFSETS_TOPIC) || topics.test(t))).toList()));
+        .filter(t -> !t.startsWith(applicationId + "-") && !t.equals(OFFSETS_TOPIC) && topics.test(t)).toList()));
     return hanging(ours, coordinators, producers, nowMs, olderThan);
   }
 

@@ -37,14 +37,16 @@ final class ProgressProbe implements AutoCloseable {
   private final StallWatchdog watchdog;
   private final HangingTransactions hanging;
   private long nextHangCheck;
+  /** When the client last left RUNNING (System.nanoTime), or 0 while it runs. */
+  private long notRunningSince;
   private final ScheduledExecutorService timer;
   private double work = -1;
   private volatile TopologyStalled stalled;
 
   /**
-   * How long the topology makes no progress while Kafka answers before its hanging transactions
-   * are looked for, and how often again: a hanging transaction stops it for good, so this comes
-   * well before the stall bound (whose restart cannot help).
+   * How long the topology makes no progress, or is kept from RUNNING, while Kafka answers before
+   * its hanging transactions are looked for, and how often again: a hanging transaction stops it
+   * for good, so this comes well before the stall bound (whose restart cannot help).
    */
   static final Duration HANG_CHECK = Duration.ofSeconds(5);
 
@@ -109,20 +111,33 @@ final class ProgressProbe implements AutoCloseable {
     if (stalled != null) {
       return;
     }
+    long nowNanos = System.nanoTime();
+    boolean running = streams.state() == KafkaStreams.State.RUNNING;
+    notRunningSince = running ? 0 : notRunningSince != 0 ? notRunningSince : nowNanos;
     double now = work();
+    boolean answers = true;
+    boolean asked = false;
     if (now != work) {
       work = now;
       watchdog.progressed();
-    } else if (streams.state() == KafkaStreams.State.RUNNING && noActiveTask()) {
+    } else if (running && noActiveTask()) {
       watchdog.progressed();
     } else if (watchdog.sinceProgress().compareTo(every) > 0) {
-      if (!kafkaAnswers()) {
+      answers = kafkaAnswers();
+      asked = true;
+      if (!answers) {
         watchdog.kafkaAway();
-      } else if (watchdog.sinceProgress().compareTo(HANG_CHECK) > 0 && System.nanoTime() - nextHangCheck >= 0) {
-        nextHangCheck = System.nanoTime() + HANG_CHECK.toNanos();
-        if (hanging.abortOwn() > 0) {
-          watchdog.progressed(); // the reads that stopped at them go on: give them the bound again
-        }
+      }
+    }
+    // A hanging transaction can stop some tasks while the others go on (the fault suite's
+    // all-in-one run: a task's committed offsets unreadable for minutes, the client
+    // REBALANCING, its other work still counted): a client kept from RUNNING is looked at too.
+    boolean stopped = watchdog.sinceProgress().compareTo(HANG_CHECK) > 0
+        || notRunningSince != 0 && nowNanos - notRunningSince > HANG_CHECK.toNanos();
+    if (answers && stopped && nowNanos - nextHangCheck >= 0 && (asked || kafkaAnswers())) {
+      nextHangCheck = nowNanos + HANG_CHECK.toNanos();
+      if (hanging.abortOwn() > 0) {
+        watchdog.progressed(); // the reads that stopped at them go on: give them the bound again
       }
     }
     watchdog.stalled().ifPresent(idle -> {
@@ -134,7 +149,10 @@ final class ProgressProbe implements AutoCloseable {
   private double work() {
     double sum = 0;
     for (Map.Entry<MetricName, ? extends Metric> m : streams.metrics().entrySet()) {
+      // the stream threads' work only: the global thread reads the config and namespaces on,
+      // whatever the tasks do, and would hide their stall
       if (THREAD_METRICS.equals(m.getKey().group()) && WORK.contains(m.getKey().name())
+          && !m.getKey().tags().getOrDefault("thread-id", "").contains("GlobalStreamThread")
           && m.getValue().metricValue() instanceof Number n) {
         sum += n.doubleValue();
       }
