@@ -5,10 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafka;
 import dev.kubeheadroom.kafka.embedded.EmbeddedKafkaConfig;
-import java.io.ByteArrayOutputStream;
+import dev.kubeheadroom.testkit.Tar;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,34 +106,15 @@ class HangingTransactionAbortTest {
     return latest.keySet().stream().filter(tp -> stable.get(tp).offset() < high.get(tp).offset()).toList();
   }
 
-  /** A ustar archive's regular files and directories under {@code into} (the fixture's own format). */
+  /** The archive's files under {@code into}. */
   private static void untar(InputStream in, Path into) throws IOException {
-    byte[] header = new byte[512];
-    while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
-      String name = field(header, 0, 100);
-      String prefix = field(header, 345, 155);
-      long size = Long.parseLong(field(header, 124, 12).trim(), 8);
-      Path target = into.resolve(prefix.isEmpty() ? name : prefix + "/" + name).normalize();
+    for (Map.Entry<String, byte[]> file : Tar.entries(in).entrySet()) {
+      Path target = into.resolve(file.getKey()).normalize();
       if (!target.startsWith(into)) {
-        throw new IOException("the fixture names a path outside its directory: " + name);
+        throw new IOException("the fixture names a path outside its directory: " + file.getKey());
       }
-      ByteArrayOutputStream content = new ByteArrayOutputStream();
-      content.write(in.readNBytes((int) size));
-      in.readNBytes((int) ((512 - size % 512) % 512));
-      if (header[156] == '5') {
-        Files.createDirectories(target);
-      } else if (header[156] == '0' || header[156] == 0) {
-        Files.createDirectories(target.getParent());
-        Files.write(target, content.toByteArray());
-      }
+      Files.createDirectories(target.getParent());
+      Files.write(target, file.getValue());
     }
-  }
-
-  private static String field(byte[] header, int from, int length) {
-    int end = from;
-    while (end < from + length && header[end] != 0) {
-      end++;
-    }
-    return new String(header, from, end - from, StandardCharsets.US_ASCII);
   }
 }
